@@ -1,0 +1,66 @@
+#pragma once
+// A checked view of a YAML job file. Every key a reader asks about is remembered; after a job has read its
+// configuration, check_all_used() reports any key nobody asked about, with file:line:column and the valid keys.
+// Wrong types and out-of-range values are reported the same way. yaml-cpp stays inside src/core/config_yaml.cpp.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ppl {
+
+class config_node {
+ public:
+  static config_node from_file(const std::string& path);
+  static config_node from_string(const std::string& text, const std::string& source_name);
+
+  // "a.b.c=value": the value is parsed as YAML (so "[1,2,3]" is a list); missing maps on the way are created.
+  void apply_override(const std::string& assignment);
+
+  bool has(const std::string& key) const;  // marks `key` as a valid key of this map
+  config_node child(const std::string& key) const;
+  std::optional<config_node> find(const std::string& key) const;
+  std::vector<config_node> items() const;  // elements of a sequence
+
+  template <class T>
+  T get(const std::string& key) const;  // required
+  template <class T>
+  T get(const std::string& key, const T& fallback) const;
+  template <class T>
+  T as() const;  // this node as a scalar / list
+
+  // Numbers with an inclusive range check.
+  template <class T>
+  T get_in(const std::string& key, const T& fallback, const T& lo, const T& hi) const;
+  // A string that must be one of `choices`.
+  std::string get_choice(const std::string& key, const std::string& fallback,
+                         const std::vector<std::string>& choices) const;
+
+  bool is_map() const;
+  bool is_sequence() const;
+  bool is_scalar() const;
+  bool is_null() const;
+
+  std::string where() const;                     // "file:line:col" (or "--set a.b" for overrides)
+  std::string where(const std::string& key) const;  // of a key of this map
+  const std::string& path() const { return path_; }  // dotted path from the root ("" for the root)
+  std::string key_path(const std::string& key) const;
+  const std::string& source() const;  // the file name
+
+  // Fails with an input_error on the first key (in document order) that no reader asked about.
+  void check_all_used() const;
+
+  // Marks this whole subtree as used (for free-form maps like metadata).
+  void mark_used() const;
+
+  struct impl;
+  struct state;
+
+ private:
+  config_node(std::shared_ptr<state> s, std::shared_ptr<impl> n, std::string path);
+  std::shared_ptr<state> state_;
+  std::shared_ptr<impl> node_;
+  std::string path_;
+};
+
+}  // namespace ppl

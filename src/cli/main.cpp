@@ -1,0 +1,99 @@
+// The `ppl` command. Kokkos' own flags (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to
+// Kokkos::initialize; everything else goes to CLI11. Exit codes: see ppl::exit_code and docs/cli.md.
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/strategies.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/jobs/job.hpp"
+
+namespace {
+
+int run_cli(int argc, char** argv) {
+  CLI::App app{"ppl: portable performance layer -- electrostatic potential maps, ion placement and sparse Krylov "
+               "solves as Kokkos kernels.\nKokkos flags (--kokkos-threads=N, --kokkos-device-id=N, "
+               "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
+               "failed, 4 solver did not converge."};
+  app.require_subcommand(1);
+
+  auto* info = app.add_subcommand("info", "versions, Kokkos backends, the device and its limits");
+  bool info_json = false;
+  info->add_flag("--json", info_json, "print as JSON");
+
+  app.add_subcommand("strategies", "every registered job kind and strategy, with the backends it runs on");
+
+  std::string job_path;
+  std::vector<std::string> overrides;
+  bool quiet = false;
+  auto* run = app.add_subcommand("run", "run a YAML job file");
+  run->add_option("job", job_path, "job file (YAML)")->required();
+  run->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
+  run->add_flag("-q,--quiet", quiet, "no progress lines");
+
+  auto* validate = app.add_subcommand("validate", "check a YAML job file without running it");
+  validate->add_option("job", job_path, "job file (YAML)")->required();
+  validate->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);
+    return rc == 0 ? 0 : static_cast<int>(ppl::exit_code::bad_input);
+  }
+
+  if (info->parsed()) {
+    const auto s = ppl::query_system_info();
+    std::cout << (info_json ? ppl::to_json(s) + "\n" : ppl::to_text(s));
+    return 0;
+  }
+  if (app.got_subcommand("strategies")) {
+    std::string family;
+    for (const auto& s : ppl::all_strategies()) {
+      if (s.family != family) std::cout << (family.empty() ? "" : "\n") << s.family << ":\n";
+      family = s.family;
+      std::cout << fmt::format("  {:<24} [{}] {}\n", s.name, s.backends, s.description);
+    }
+    return 0;
+  }
+  auto job = ppl::load_job(job_path, overrides);
+  if (validate->parsed()) {
+    std::cout << job_path << ": ok\n";
+    return 0;
+  }
+  ppl::job_context ctx{std::cout, quiet};
+  return job->run(ctx);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Split Kokkos' flags from ours, so `--help` is ours and `--kokkos-help` is Kokkos'.
+  std::vector<char*> kokkos_args{argv[0]}, cli_args{argv[0]};
+  for (int i = 1; i < argc; ++i) (std::strncmp(argv[i], "--kokkos-", 9) == 0 ? kokkos_args : cli_args).push_back(argv[i]);
+  int kokkos_argc = static_cast<int>(kokkos_args.size());
+  int rc = 0;
+  // Kokkos warns when OMP_PROC_BIND is unset; libgomp has read its environment already, so "false" is what
+  // applies anyway. Users who want pinned threads set OMP_PROC_BIND=spread OMP_PLACES=threads themselves.
+  setenv("OMP_PROC_BIND", "false", 0);
+  Kokkos::initialize(kokkos_argc, kokkos_args.data());
+  try {
+    rc = run_cli(static_cast<int>(cli_args.size()), cli_args.data());
+  } catch (const ppl::error& e) {
+    std::cerr << "ppl: error: " << e.what() << "\n";
+    rc = static_cast<int>(e.code());
+  } catch (const std::exception& e) {
+    std::cerr << "ppl: error: " << e.what() << "\n";
+    rc = static_cast<int>(ppl::exit_code::failure);
+  }
+  Kokkos::finalize();
+  return rc;
+}

@@ -1,0 +1,302 @@
+// The only file that includes yaml-cpp: parsing, typed access with file:line:col errors, unknown-key checks.
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "ppl/core/config.hpp"
+#include "ppl/core/error.hpp"
+
+namespace ppl {
+
+struct config_node::impl {
+  YAML::Node node;
+};
+
+struct config_node::state {
+  std::string source;
+  std::map<std::string, std::set<std::string>> known;  // map path -> keys asked about
+  std::set<std::string> consumed;                      // paths taken whole
+  std::set<std::string> overridden;                    // paths set by --set
+};
+
+namespace {
+
+std::string join(const std::set<std::string>& s) {
+  std::string out;
+  for (const auto& k : s) out += (out.empty() ? "" : ", ") + k;
+  return out.empty() ? "(none)" : out;
+}
+
+template <class T>
+const char* type_name() {
+  if constexpr (std::is_same_v<T, bool>) return "true or false";
+  if constexpr (std::is_integral_v<T>) return "an integer";
+  if constexpr (std::is_floating_point_v<T>) return "a number";
+  if constexpr (std::is_same_v<T, std::string>) return "a string";
+  if constexpr (std::is_same_v<T, std::vector<double>>) return "a list of numbers";
+  if constexpr (std::is_same_v<T, std::vector<int>>) return "a list of integers";
+  if constexpr (std::is_same_v<T, std::vector<std::string>>) return "a list of strings";
+  return "a value";
+}
+
+std::string describe(const YAML::Node& n) {
+  if (n.IsScalar()) return "'" + n.Scalar() + "'";
+  if (n.IsMap()) return "a map";
+  if (n.IsSequence()) return "a list";
+  return "nothing";
+}
+
+template <class T>
+bool is_whole_number_text(const std::string& s) {
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    return !s.empty() && s.find_first_of(".eE") == std::string::npos;
+  return true;
+}
+
+}  // namespace
+
+config_node::config_node(std::shared_ptr<state> s, std::shared_ptr<impl> n, std::string path)
+    : state_(std::move(s)), node_(std::move(n)), path_(std::move(path)) {}
+
+config_node config_node::from_string(const std::string& text, const std::string& source_name) {
+  auto s = std::make_shared<state>();
+  s->source = source_name;
+  auto n = std::make_shared<impl>();
+  try {
+    n->node = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw input_error(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
+                      ": invalid YAML: " + e.msg);
+  }
+  if (!n->node.IsMap()) throw input_error(source_name + ":1:1: a job file must be a YAML map (key: value lines)");
+  return config_node(s, n, "");
+}
+
+config_node config_node::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw input_error(path + ": cannot open the job file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) throw input_error(path + ": cannot read the job file");
+  return from_string(ss.str(), path);
+}
+
+void config_node::apply_override(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw input_error("--set " + assignment + ": expected key.path=value");
+  const std::string key_path_text = assignment.substr(0, eq);
+  YAML::Node value;
+  try {
+    value = YAML::Load(assignment.substr(eq + 1));
+  } catch (const YAML::ParserException& e) {
+    throw input_error("--set " + assignment + ": invalid YAML value: " + e.msg);
+  }
+  std::vector<std::string> parts;
+  std::stringstream ss(key_path_text);
+  for (std::string p; std::getline(ss, p, '.');) {
+    if (p.empty()) throw input_error("--set " + assignment + ": empty key in '" + key_path_text + "'");
+    parts.push_back(p);
+  }
+  YAML::Node cur = node_->node;
+  std::string prefix;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    prefix += (prefix.empty() ? "" : ".") + parts[i];
+    YAML::Node next = cur[parts[i]];
+    if (!next.IsDefined() || next.IsNull()) {
+      cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = cur[parts[i]];
+      state_->overridden.insert(path_.empty() ? prefix : path_ + "." + prefix);
+    } else if (!next.IsMap()) {
+      throw input_error("--set " + assignment + ": '" + prefix + "' is not a map");
+    }
+    cur.reset(next);
+  }
+  cur[parts.back()] = value;
+  state_->overridden.insert(path_.empty() ? key_path_text : path_ + "." + key_path_text);
+}
+
+std::string config_node::key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
+const std::string& config_node::source() const { return state_->source; }
+
+std::string config_node::where() const {
+  if (state_->overridden.count(path_)) return "--set " + path_;
+  const auto m = node_->node.Mark();
+  if (m.line < 0) return state_->source;
+  return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+std::string config_node::where(const std::string& key) const {
+  if (state_->overridden.count(key_path(key))) return "--set " + key_path(key);
+  if (node_->node.IsMap()) {
+    for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
+      if (it->first.Scalar() == key) {
+        const auto m = it->first.Mark();
+        if (m.line >= 0)
+          return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+      }
+    }
+  }
+  return where();
+}
+
+bool config_node::has(const std::string& key) const {
+  state_->known[path_].insert(key);
+  if (!node_->node.IsMap()) return false;
+  const YAML::Node& map = node_->node;  // const: operator[] must not insert
+  const YAML::Node n = map[key];
+  return n.IsDefined() && !n.IsNull();
+}
+
+std::optional<config_node> config_node::find(const std::string& key) const {
+  if (!has(key)) return std::nullopt;
+  auto n = std::make_shared<impl>();
+  const YAML::Node& map = node_->node;
+  n->node = map[key];
+  return config_node(state_, n, key_path(key));
+}
+
+config_node config_node::child(const std::string& key) const {
+  if (!node_->node.IsMap()) throw input_error(where() + ": '" + path_ + "' must be a map");
+  auto c = find(key);
+  if (!c) throw input_error(where() + ": missing required key '" + key_path(key) + "'");
+  return *c;
+}
+
+std::vector<config_node> config_node::items() const {
+  if (!node_->node.IsSequence()) throw input_error(where() + ": '" + path_ + "' must be a list");
+  std::vector<config_node> out;
+  std::size_t i = 0;
+  for (const auto& e : node_->node) {
+    auto n = std::make_shared<impl>();
+    n->node = YAML::Node(e);
+    out.push_back(config_node(state_, n, path_ + "[" + std::to_string(i++) + "]"));
+  }
+  return out;
+}
+
+template <class T>
+T config_node::as() const {
+  state_->consumed.insert(path_);
+  const YAML::Node& n = node_->node;
+  const std::string what = path_.empty() ? std::string("value") : "'" + path_ + "'";
+  try {
+    if constexpr (std::is_same_v<T, std::vector<double>> || std::is_same_v<T, std::vector<int>> ||
+                  std::is_same_v<T, std::vector<std::string>>) {
+      if (!n.IsSequence()) throw YAML::BadConversion(n.Mark());
+      T out;
+      for (const auto& e : n) {
+        if (!e.IsScalar() || !is_whole_number_text<typename T::value_type>(e.Scalar()))
+          throw YAML::BadConversion(n.Mark());
+        out.push_back(e.as<typename T::value_type>());
+      }
+      return out;
+    } else {
+      if (!n.IsScalar() || !is_whole_number_text<T>(n.Scalar())) throw YAML::BadConversion(n.Mark());
+      return n.as<T>();
+    }
+  } catch (const YAML::BadConversion&) {
+    throw input_error(where() + ": " + what + " must be " + type_name<T>() + ", got " + describe(n));
+  }
+}
+
+template <class T>
+T config_node::get(const std::string& key) const {
+  return child(key).as<T>();
+}
+
+template <class T>
+T config_node::get(const std::string& key, const T& fallback) const {
+  auto c = find(key);
+  return c ? c->as<T>() : fallback;
+}
+
+template <class T>
+T config_node::get_in(const std::string& key, const T& fallback, const T& lo, const T& hi) const {
+  auto c = find(key);
+  if (!c) return fallback;
+  const T v = c->as<T>();
+  if (!(v >= lo && v <= hi)) {
+    std::ostringstream os;
+    os << c->where() << ": '" << c->path() << "' = " << v << " is out of range [" << lo << ", " << hi << "]";
+    throw input_error(os.str());
+  }
+  return v;
+}
+
+std::string config_node::get_choice(const std::string& key, const std::string& fallback,
+                                    const std::vector<std::string>& choices) const {
+  auto c = find(key);
+  if (!c) return fallback;
+  const auto v = c->as<std::string>();
+  if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
+    std::string list;
+    for (const auto& ch : choices) list += (list.empty() ? "" : ", ") + ch;
+    throw input_error(c->where() + ": '" + c->path() + "' = '" + v + "' is not one of: " + list);
+  }
+  return v;
+}
+
+bool config_node::is_map() const { return node_->node.IsMap(); }
+bool config_node::is_sequence() const { return node_->node.IsSequence(); }
+bool config_node::is_scalar() const { return node_->node.IsScalar(); }
+bool config_node::is_null() const { return !node_->node.IsDefined() || node_->node.IsNull(); }
+
+void config_node::mark_used() const { state_->consumed.insert(path_); }
+
+namespace {
+
+void check_tree(const YAML::Node& n, const std::string& path, const config_node::state& s) {
+  if (s.consumed.count(path)) return;
+  if (n.IsMap()) {
+    const auto known_it = s.known.find(path);
+    static const std::set<std::string> none;
+    const auto& known = known_it == s.known.end() ? none : known_it->second;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      const std::string key = it->first.Scalar();
+      const std::string child = path.empty() ? key : path + "." + key;
+      if (!known.count(key)) {
+        const auto m = it->first.Mark();
+        std::string place = s.source;
+        if (s.overridden.count(child))
+          place = "--set " + child;
+        else if (m.line >= 0)
+          place += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+        throw input_error(place + ": unknown key '" + key + "'" + (path.empty() ? "" : " in '" + path + "'") +
+                          "; valid keys: " + join(known));
+      }
+      check_tree(it->second, child, s);
+    }
+  } else if (n.IsSequence()) {
+    std::size_t i = 0;
+    for (const auto& e : n) check_tree(e, path + "[" + std::to_string(i++) + "]", s);
+  }
+}
+
+}  // namespace
+
+void config_node::check_all_used() const { check_tree(node_->node, path_, *state_); }
+
+#define PPL_CONFIG_INSTANTIATE(T)                                              \
+  template T config_node::as<T>() const;                                       \
+  template T config_node::get<T>(const std::string&) const;                    \
+  template T config_node::get<T>(const std::string&, const T&) const;
+PPL_CONFIG_INSTANTIATE(bool)
+PPL_CONFIG_INSTANTIATE(int)
+PPL_CONFIG_INSTANTIATE(long)
+PPL_CONFIG_INSTANTIATE(unsigned long)
+PPL_CONFIG_INSTANTIATE(double)
+PPL_CONFIG_INSTANTIATE(std::string)
+PPL_CONFIG_INSTANTIATE(std::vector<double>)
+PPL_CONFIG_INSTANTIATE(std::vector<int>)
+PPL_CONFIG_INSTANTIATE(std::vector<std::string>)
+#undef PPL_CONFIG_INSTANTIATE
+template int config_node::get_in<int>(const std::string&, const int&, const int&, const int&) const;
+template long config_node::get_in<long>(const std::string&, const long&, const long&, const long&) const;
+template double config_node::get_in<double>(const std::string&, const double&, const double&, const double&) const;
+
+}  // namespace ppl

@@ -1,0 +1,39 @@
+// `job: info`: the diagnostic job. Prints what `ppl info` prints and optionally writes it as JSON.
+#include <optional>
+#include <ostream>
+
+#include "ppl/core/system_info.hpp"
+#include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/jobs/job_kinds.hpp"
+
+namespace ppl {
+namespace {
+
+class info_job final : public job {
+ public:
+  explicit info_job(const config_node& c) {
+    if (c.has("output")) {
+      output_ = c.get<std::string>("output");
+      check_writable(*output_, c.where("output"));
+    }
+  }
+  int run(job_context& ctx) override {
+    const auto s = query_system_info();
+    ctx.out << to_text(s);
+    if (output_) {
+      write_file_atomically(*output_, [&](std::ostream& o) { o << to_json(s) << "\n"; });
+      ctx.out << "wrote " << *output_ << "\n";
+    }
+    return 0;
+  }
+
+ private:
+  std::optional<std::string> output_;
+};
+
+}  // namespace
+
+std::unique_ptr<job> make_info_job(const config_node& c) { return std::make_unique<info_job>(c); }
+
+}  // namespace ppl

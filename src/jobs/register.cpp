@@ -1,0 +1,15 @@
+// The job registry: `job: <name>` in a YAML file. Adding a job kind touches its file and one line here.
+#include "ppl/jobs/job_kinds.hpp"
+
+namespace ppl {
+
+const job_registry& job_kinds() {
+  static const job_registry r = [] {
+    job_registry reg("job kind");
+    reg.add({"info", "print versions, backends and the device (optionally as JSON)", "all", make_info_job});
+    return reg;
+  }();
+  return r;
+}
+
+}  // namespace ppl
