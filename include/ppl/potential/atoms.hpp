@@ -1,0 +1,29 @@
+#pragma once
+// Atoms: positions (Angstrom) and charges (e), as read (float64, host). Device kernels get float32 copies with
+// positions relative to the lattice origin (see device_atoms), so far-away coordinates keep their precision.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ppl {
+
+struct atoms {
+  std::vector<double> x, y, z, q, radius;
+  std::string source;  // file name or generator description
+  std::size_t size() const { return x.size(); }
+  void push_back(double px, double py, double pz, double pq, double pr = 0.0);
+};
+
+// PQR (ATOM/HETATM records, whitespace-separated fields, optional chain id). Errors name file:line.
+atoms read_pqr(const std::string& path);
+
+// Uniform random atoms in [lo, hi] per axis with charges uniform in [qmin, qmax]. The PMPP benchmark is
+// 10,000 atoms in [0,50]x[0,50]x[0,25] A, charges in [-2, 2], seed 42.
+atoms random_atoms(std::size_t n, const double lo[3], const double hi[3], double qmin, double qmax,
+                   std::uint64_t seed);
+
+// A TIP3-like water box (O -0.834 e, H +0.417 e) filling [0,lx]x[0,ly]x[0,lz] at 0.1 atoms/A^3 (1/30 molecules).
+atoms water_box(double lx, double ly, double lz, std::uint64_t seed);
+
+}  // namespace ppl
