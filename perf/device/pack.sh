@@ -17,7 +17,7 @@ done
 for exe in .device/bin/*; do
   ldd "$exe" | awk '/=> \// {print $3}' | grep -E 'libyaml-cpp|libfmt|libbenchmark|libgtest|libgmock' || true
 done | sort -u | xargs -r -I{} cp -L {} .device/lib/
-cp -r ../shared .device/shared
+cp -r /work/shared .device/shared
 chmod -R u+w .device/shared
 du -sh .device
 ls .device/bin .device/lib
