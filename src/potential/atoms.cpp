@@ -1,6 +1,7 @@
 // Atoms in: the PQR reader and the synthetic generators (uniform random box, TIP3-like water box).
 #include "ppl/potential/atoms.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cerrno>
 #include <cmath>
@@ -29,7 +30,8 @@ bool parse_number(const std::string& s, double& v) {
   errno = 0;
   char* end = nullptr;
   v = std::strtod(s.c_str(), &end);
-  return end == s.c_str() + s.size() && errno != ERANGE;
+  // ERANGE on underflow (1e-400) still gives a usable 0; on overflow the value is +-HUGE_VAL: rejected.
+  return end == s.c_str() + s.size() && (errno != ERANGE || std::abs(v) < 1.0);
 }
 
 bool is_atom_record(const std::string& first) {
@@ -130,21 +132,37 @@ struct rotation {
 
 }  // namespace
 
-// Molecules sit on a cubic grid of cell a = 30^(1/3) A (one molecule per 30 A^3 = 0.1 atoms/A^3), each cell's
-// oxygen jittered by at most 0.15 a and the molecule randomly rotated: O-O distances stay >= 0.7 a = 2.2 A and
-// the hydrogens (0.9572 A from O) never leave their cell's neighbourhood, so molecules do not overlap.
+// One molecule per 30 A^3 (0.1 atoms/A^3): N = round(lx*ly*lz / 30) molecules in N randomly chosen cells of a grid
+// of n = ceil(l / 30^(1/3)) cells per axis (cells no larger than 3.1 A), the oxygen jittered about its cell's
+// centre, the molecule randomly rotated. A placement is redrawn while an atom would leave the box or come closer
+// than 1.2 A to an atom of a molecule already placed in a neighbouring cell, so molecules never overlap.
 atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
   constexpr double q_o = -0.834, q_h = 0.417, r_oh = 0.9572, angle = 104.52 * pi / 180.0;
   constexpr double r_o = 1.52, r_h = 1.0;  // radii as in Parboil's watbox (TIP3)
-  const double cell_target = std::cbrt(30.0);
+  constexpr double min_distance = 1.2, jitter = 0.1;
+  constexpr int max_tries = 1000;
   const double l[3] = {lx, ly, lz};
+  for (double side : l)
+    if (!(side > 0) || !std::isfinite(side)) throw input_error("water_box: box sides must be > 0");
   int n[3];
   double cell[3];
   for (int d = 0; d < 3; ++d) {
-    n[d] = std::max(0, int(std::lround(l[d] / cell_target)));
-    cell[d] = n[d] > 0 ? l[d] / n[d] : 0.0;
+    n[d] = int(std::ceil(l[d] / std::cbrt(30.0)));
+    cell[d] = l[d] / n[d];
   }
+  const std::size_t cells = std::size_t(n[0]) * n[1] * n[2];
+  const std::size_t molecules = std::min(cells, std::size_t(std::llround(lx * ly * lz / 30.0)));
   std::mt19937_64 rng(seed);
+  // The first `molecules` entries of a partial Fisher-Yates shuffle are the occupied cells.
+  std::vector<std::size_t> order(cells);
+  for (std::size_t c = 0; c < cells; ++c) order[c] = c;
+  for (std::size_t c = 0; c < molecules; ++c)
+    std::swap(order[c], order[c + std::min(cells - c - 1, std::size_t(unit(rng) * double(cells - c)))]);
+  std::vector<std::size_t> occupied(order.begin(), order.begin() + std::ptrdiff_t(molecules));
+  std::sort(occupied.begin(), occupied.end());
+  std::vector<std::array<vec3, 3>> placed(cells);  // per cell: O, H1, H2
+  std::vector<unsigned char> filled(cells, 0);
+
   atoms a;
   std::ostringstream src;
   src << "water_box(" << lx << " x " << ly << " x " << lz << " A, seed " << seed << ")";
@@ -152,19 +170,39 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
   // The H positions in the molecule frame: symmetric about +z, in the xz plane.
   const vec3 h1{r_oh * std::sin(angle / 2), 0.0, r_oh * std::cos(angle / 2)};
   const vec3 h2{-h1[0], 0.0, h1[2]};
-  const double jitter = 0.15;
-  for (int k = 0; k < n[2]; ++k)
-    for (int j = 0; j < n[1]; ++j)
-      for (int i = 0; i < n[0]; ++i) {
-        const int idx[3] = {i, j, k};
-        vec3 o;
-        for (int d = 0; d < 3; ++d) o[d] = cell[d] * (idx[d] + 0.5 + uniform(rng, -jitter, jitter));
-        const rotation rot(rng);
-        const vec3 d1 = rot(h1), d2 = rot(h2);
-        a.push_back(o[0], o[1], o[2], q_o, r_o);
-        a.push_back(o[0] + d1[0], o[1] + d1[1], o[2] + d1[2], q_h, r_h);
-        a.push_back(o[0] + d2[0], o[1] + d2[1], o[2] + d2[2], q_h, r_h);
-      }
+  for (std::size_t c : occupied) {
+    const int idx[3] = {int(c % std::size_t(n[0])), int(c / std::size_t(n[0]) % std::size_t(n[1])),
+                        int(c / (std::size_t(n[0]) * std::size_t(n[1])))};
+    std::array<vec3, 3> m{};
+    bool ok = false;
+    for (int attempt = 0; attempt < max_tries && !ok; ++attempt) {
+      for (int d = 0; d < 3; ++d) m[0][d] = cell[d] * (idx[d] + 0.5 + uniform(rng, -jitter, jitter));
+      const rotation rot(rng);
+      const vec3 d1 = rot(h1), d2 = rot(h2);
+      for (int d = 0; d < 3; ++d) m[1][d] = m[0][d] + d1[d], m[2][d] = m[0][d] + d2[d];
+      ok = true;
+      for (const auto& p : m)
+        for (int d = 0; d < 3; ++d) ok = ok && p[d] >= 0.0 && p[d] <= l[d];
+      for (int dk = -1; dk <= 1 && ok; ++dk)
+        for (int dj = -1; dj <= 1 && ok; ++dj)
+          for (int di = -1; di <= 1 && ok; ++di) {
+            const int i = idx[0] + di, j = idx[1] + dj, k = idx[2] + dk;
+            if (i < 0 || j < 0 || k < 0 || i >= n[0] || j >= n[1] || k >= n[2]) continue;
+            const std::size_t other = (std::size_t(k) * n[1] + j) * n[0] + i;
+            if (!filled[other]) continue;
+            for (const auto& p : m)
+              for (const auto& q : placed[other]) {
+                const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+                ok = ok && dx * dx + dy * dy + dz * dz >= min_distance * min_distance;
+              }
+          }
+    }
+    if (!ok) throw input_error("water_box: cannot place a molecule in a " + src.str() + "; the box is too small");
+    placed[c] = m, filled[c] = 1;
+    a.push_back(m[0][0], m[0][1], m[0][2], q_o, r_o);
+    a.push_back(m[1][0], m[1][1], m[1][2], q_h, r_h);
+    a.push_back(m[2][0], m[2][1], m[2][2], q_h, r_h);
+  }
   return a;
 }
 

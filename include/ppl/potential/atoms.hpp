@@ -23,7 +23,8 @@ atoms read_pqr(const std::string& path);
 atoms random_atoms(std::size_t n, const double lo[3], const double hi[3], double qmin, double qmax,
                    std::uint64_t seed);
 
-// A TIP3-like water box (O -0.834 e, H +0.417 e) filling [0,lx]x[0,ly]x[0,lz] at 0.1 atoms/A^3 (1/30 molecules).
+// A TIP3-like water box (O -0.834 e, H +0.417 e, O-H 0.9572 A, H-O-H 104.52 deg) filling [0,lx]x[0,ly]x[0,lz] at
+// 0.1 atoms/A^3 (round(V / 30 A^3) molecules), randomly oriented, no two molecules closer than 1.2 A, net charge 0.
 atoms water_box(double lx, double ly, double lz, std::uint64_t seed);
 
 }  // namespace ppl

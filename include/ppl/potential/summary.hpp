@@ -1,0 +1,52 @@
+#pragma once
+// What a potential job reports: the map's extrema and where they are, the timing, the verification, the context.
+// Printed as text and written as JSON (the `summary` output of `job: potential`).
+#include <array>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "ppl/core/system_info.hpp"
+#include "ppl/potential/lattice.hpp"
+#include "ppl/potential/physics.hpp"
+#include "ppl/potential/verification.hpp"
+
+namespace ppl {
+
+struct value_stats {
+  double min = 0, max = 0, mean = 0;
+  std::array<double, 3> min_position{}, max_position{};  // A; the first point in storage order on ties
+  std::size_t points = 0;
+};
+value_stats compute_stats(const lattice& g, const float* values);  // values x fastest, g.size() of them
+
+struct timing_stats {
+  int warmup = 0;
+  std::vector<double> seconds;  // one per timed repeat, in run order
+  double median = 0, min = 0, max = 0;
+};
+timing_stats summarize_times(int warmup, const std::vector<double>& seconds);
+
+struct potential_summary {
+  std::string job_file;
+  std::string atoms_source;
+  std::size_t atoms = 0;
+  double net_charge = 0;
+  lattice grid;
+  bool single_plane = false;
+  std::string strategy;
+  physics_options physics;
+  std::size_t excluded_points = 0;
+  value_stats values;  // after units, permittivity and exclusion
+  timing_stats timing;
+  double evaluations = 0;        // atom-point pair evaluations per compute
+  double evaluations_per_s = 0;  // at the median time
+  verification_result verification;
+  system_info system;
+  std::vector<std::string> outputs;
+};
+
+std::string to_text(const potential_summary& s);
+std::string to_json(const potential_summary& s);  // one JSON object, pretty-printed
+
+}  // namespace ppl

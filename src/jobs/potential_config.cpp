@@ -1,0 +1,194 @@
+// Reading and checking the `job: potential` configuration (see potential_config.hpp and docs/config.md).
+#include "potential_config.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <limits>
+#include <set>
+
+#include "ppl/core/error.hpp"
+#include "ppl/io/atomic_file.hpp"
+#include "ppl/io/raw_grid.hpp"
+
+namespace ppl {
+namespace {
+
+constexpr double max_length = 1e6;  // A; guards against typos like 1e9 in box sizes and origins
+
+std::vector<double> fixed_list(const config_node& c, const std::string& key, std::size_t n,
+                               const std::vector<double>& fallback) {
+  if (!c.has(key)) {
+    if (fallback.empty()) throw input_error(c.where() + ": missing required key '" + c.key_path(key) + "'");
+    return fallback;
+  }
+  const auto v = c.get<std::vector<double>>(key);
+  if (v.size() != n)
+    throw input_error(c.where(key) + ": '" + c.key_path(key) + "' must have " + std::to_string(n) + " numbers");
+  for (double x : v)
+    if (!std::isfinite(x) || std::abs(x) > max_length)
+      throw input_error(c.where(key) + ": '" + c.key_path(key) + "' values must be finite and within +-1e6");
+  return v;
+}
+
+// A section that, when present, must be a map (a scalar there would otherwise be silently ignored).
+std::optional<config_node> optional_map(const config_node& c, const std::string& key) {
+  auto n = c.find(key);
+  if (n && !n->is_map()) throw input_error(n->where() + ": '" + n->path() + "' must be a map");
+  return n;
+}
+
+std::string resolve_input(const config_node& c, const std::string& key) {
+  namespace fs = std::filesystem;
+  const fs::path p(c.get<std::string>(key));
+  if (p.is_absolute()) return p.string();
+  return (fs::path(c.source()).parent_path() / p).lexically_normal().string();
+}
+
+atoms read_input(const config_node& root) {
+  const auto in = root.child("input");
+  if (!in.is_map()) throw input_error(in.where() + ": 'input' must be a map with one of: pqr, random, water_box");
+  const int given = int(in.has("pqr")) + int(in.has("random")) + int(in.has("water_box"));
+  if (given != 1)
+    throw input_error(in.where() + ": 'input' needs exactly one of: pqr, random, water_box (" + std::to_string(given) +
+                      " given)");
+  if (in.has("pqr")) {
+    const auto path = resolve_input(in, "pqr");
+    try {
+      return read_pqr(path);
+    } catch (const input_error& e) {
+      throw input_error(in.where("pqr") + ": input.pqr: " + e.what());
+    }
+  }
+  if (in.has("random")) {
+    const auto r = *optional_map(in, "random");
+    const long n = r.get_in<long>("atoms", -1, 0, 100000000);
+    if (n < 0) throw input_error(r.where() + ": missing required key 'input.random.atoms'");
+    const auto lo = fixed_list(r, "box_lo", 3, {0, 0, 0}), hi = fixed_list(r, "box_hi", 3, {50, 50, 25});
+    const auto q = fixed_list(r, "charge_range", 2, {-2, 2});
+    for (int d = 0; d < 3; ++d)
+      if (!(hi[d] > lo[d])) throw input_error(r.where("box_hi") + ": box_hi must exceed box_lo on every axis");
+    if (!(q[1] >= q[0])) throw input_error(r.where("charge_range") + ": charge_range must be [min, max]");
+    const long seed = r.get_in<long>("seed", 42, 0, std::numeric_limits<long>::max());
+    return random_atoms(std::size_t(n), lo.data(), hi.data(), q[0], q[1], std::uint64_t(seed));
+  }
+  const auto w = *optional_map(in, "water_box");
+  const auto size = fixed_list(w, "size", 3, {});
+  for (double s : size)
+    if (!(s > 0 && s <= 2000)) throw input_error(w.where("size") + ": water_box.size values must be in (0, 2000] A");
+  const long seed = w.get_in<long>("seed", 1, 0, std::numeric_limits<long>::max());
+  return water_box(size[0], size[1], size[2], std::uint64_t(seed));
+}
+
+// `lattice:` explicit {origin, spacing, dims} or around the atoms {spacing, padding}; optional plane_z.
+void read_lattice(const config_node& root, potential_job_config& j) {
+  const auto l = optional_map(root, "lattice");
+  const double spacing = l ? l->get_in<double>("spacing", 0.5, 1e-3, 100.0) : 0.5;
+  lattice g;
+  if (l && l->has("dims")) {
+    if (l->has("padding"))
+      throw input_error(l->where("padding") +
+                        ": 'lattice.padding' applies only to a lattice around the atoms "
+                        "(without dims)");
+    const auto dims = l->get<std::vector<int>>("dims");
+    if (dims.size() != 3) throw input_error(l->where("dims") + ": 'lattice.dims' must be [nx, ny, nz]");
+    for (int d = 0; d < 3; ++d) {
+      if (dims[d] < 1 || dims[d] > 1000000)
+        throw input_error(l->where("dims") + ": 'lattice.dims' values must be in [1, 1000000]");
+      g.dims[d] = dims[d];
+    }
+    const auto o = fixed_list(*l, "origin", 3, {0, 0, 0});
+    g.origin = {o[0], o[1], o[2]};
+    g.spacing = spacing;
+  } else {
+    if (l && l->has("origin"))
+      throw input_error(l->where("origin") + ": 'lattice.origin' needs 'lattice.dims' (an explicit lattice)");
+    const double padding = l ? l->get_in<double>("padding", 0.5, 0.0, 1000.0) : 0.5;
+    if (j.input.size() == 0)
+      throw input_error((l ? l->where() : root.where()) +
+                        ": zero atoms: a lattice around the atoms needs atoms; give lattice.dims (and origin)");
+    g = lattice_around(j.input, spacing, padding);
+  }
+  if (l && l->has("plane_z")) {
+    const double z = l->get<double>("plane_z");
+    const double z0 = g.origin[2], z1 = g.coord(2, g.dims[2] - 1);
+    if (!(z >= z0 - 1e-9 && z <= z1 + 1e-9))
+      throw input_error(l->where("plane_z") + ": plane_z = " + std::to_string(z) +
+                        " is outside the lattice's z range [" + std::to_string(z0) + ", " + std::to_string(z1) + "]");
+    g.origin[2] = z;
+    g.dims[2] = 1;
+    j.single_plane = true;
+  }
+  if (g.size() > std::size_t(std::numeric_limits<int>::max()))
+    throw input_error((l ? l->where() : root.where()) + ": the lattice has " + std::to_string(g.size()) +
+                      " points; at most 2^31-1 are supported");
+  j.grid = g;
+}
+
+void read_physics(const config_node& root, potential_job_config& j) {
+  const auto p = optional_map(root, "physics");
+  if (!p) return;
+  j.physics.units = parse_potential_units(p->get_choice("units", "e_per_angstrom", potential_unit_names()));
+  j.physics.permittivity = p->get_in<double>("permittivity", 1.0, 1e-6, 1e6);
+  j.physics.exclusion_radius = p->get_in<double>("exclusion_radius", 0.0, 0.0, 1000.0);
+}
+
+void read_strategy(const config_node& root, potential_job_config& j) {
+  j.strategy_name = root.get<std::string>("strategy");
+  const auto& entry = potential_strategies().get(j.strategy_name, root.where("strategy") + ": strategy");
+  const auto params = root.find("strategy_params");
+  if (params && !params->is_map())
+    throw input_error(params->where() + ": 'strategy_params' must be a map of the strategy's parameters");
+  j.strategy = entry.factory(params ? &*params : nullptr);
+}
+
+void read_outputs(const config_node& root, potential_job_config& j) {
+  const auto o = optional_map(root, "output");
+  if (!o) return;
+  std::vector<std::pair<std::string, std::string>> files;  // key, path
+  for (auto [key, slot] : {std::pair{"dx", &j.dx}, {"raw", &j.raw}, {"summary", &j.summary}}) {
+    if (!o->has(key)) continue;
+    *slot = o->get<std::string>(key);
+    check_writable(**slot, o->where(key));
+    files.emplace_back(key, **slot);
+    if (std::string(key) == "raw") files.emplace_back(key, raw_sidecar_path(**slot));
+  }
+  std::set<std::string> seen;
+  for (const auto& [key, path] : files)
+    if (!seen.insert(std::filesystem::weakly_canonical(path).string()).second)
+      throw input_error(o->where(key) + ": 'output." + key + "' writes '" + path +
+                        "', which another output also writes");
+}
+
+void read_verification(const config_node& root, potential_job_config& j) {
+  const auto v = optional_map(root, "verification");
+  if (!v) return;
+  auto& o = j.verification;
+  o.mode = v->get_choice("mode", "auto", {"auto", "full", "sample", "none"});
+  o.samples = std::size_t(v->get_in<long>("samples", 1000, 1, 100000000));
+  o.tolerance = v->get_in<double>("tolerance", 1e-5, 0.0, 1.0);
+  o.seed = std::uint64_t(v->get_in<long>("seed", 1, 0, std::numeric_limits<long>::max()));
+}
+
+void read_timing(const config_node& root, potential_job_config& j) {
+  const auto t = optional_map(root, "timing");
+  if (!t) return;
+  j.warmup = t->get_in<int>("warmup", 1, 0, 1000);
+  j.repeats = t->get_in<int>("repeats", 3, 1, 10000);
+}
+
+}  // namespace
+
+potential_job_config read_potential_job(const config_node& root) {
+  potential_job_config j;
+  j.job_file = root.source();
+  j.input = read_input(root);
+  read_lattice(root, j);
+  read_physics(root, j);
+  read_strategy(root, j);
+  read_outputs(root, j);
+  read_verification(root, j);
+  read_timing(root, j);
+  return j;
+}
+
+}  // namespace ppl

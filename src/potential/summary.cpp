@@ -1,0 +1,119 @@
+// Statistics, timing summary and the text/JSON summary of a potential job.
+#include "ppl/potential/summary.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace ppl {
+
+value_stats compute_stats(const lattice& g, const float* values) {
+  value_stats s;
+  s.points = g.size();
+  if (s.points == 0) return s;
+  std::size_t imin = 0, imax = 0;
+  double sum = 0;
+  for (std::size_t n = 0; n < s.points; ++n) {
+    const float v = values[n];
+    sum += v;
+    if (v < values[imin]) imin = n;
+    if (v > values[imax]) imax = n;
+  }
+  auto position = [&](std::size_t n) {
+    const std::size_t nx = std::size_t(g.dims[0]), ny = std::size_t(g.dims[1]);
+    return std::array<double, 3>{g.coord(0, int(n % nx)), g.coord(1, int(n / nx % ny)), g.coord(2, int(n / (nx * ny)))};
+  };
+  s.min = values[imin], s.max = values[imax], s.mean = sum / double(s.points);
+  s.min_position = position(imin), s.max_position = position(imax);
+  return s;
+}
+
+timing_stats summarize_times(int warmup, const std::vector<double>& seconds) {
+  timing_stats t;
+  t.warmup = warmup;
+  t.seconds = seconds;
+  if (seconds.empty()) return t;
+  std::vector<double> s = seconds;
+  std::sort(s.begin(), s.end());
+  const std::size_t n = s.size();
+  t.median = n % 2 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+  t.min = s.front(), t.max = s.back();
+  return t;
+}
+
+std::string to_text(const potential_summary& s) {
+  const auto& g = s.grid;
+  const char* u = unit_label(s.physics.units);
+  std::string o;
+  auto it = std::back_inserter(o);
+  fmt::format_to(it, "atoms        {} from {} (net charge {:+.4f} e)\n", s.atoms, s.atoms_source, s.net_charge);
+  fmt::format_to(it, "lattice      {} x {} x {} = {} points, spacing {} A, origin ({:.4f}, {:.4f}, {:.4f}) A{}\n",
+                 g.dims[0], g.dims[1], g.dims[2], g.size(), g.spacing, g.origin[0], g.origin[1], g.origin[2],
+                 s.single_plane ? " (single plane)" : "");
+  fmt::format_to(it, "strategy     {}\n", s.strategy);
+  fmt::format_to(it, "physics      units {}, permittivity {}, exclusion radius {} A ({} points zeroed)\n", u,
+                 s.physics.permittivity, s.physics.exclusion_radius, s.excluded_points);
+  const auto& v = s.values;
+  fmt::format_to(it, "potential    min {:.6g} {} at ({:.3f}, {:.3f}, {:.3f}) A\n", v.min, u, v.min_position[0],
+                 v.min_position[1], v.min_position[2]);
+  fmt::format_to(it, "             max {:.6g} {} at ({:.3f}, {:.3f}, {:.3f}) A\n", v.max, u, v.max_position[0],
+                 v.max_position[1], v.max_position[2]);
+  fmt::format_to(it, "             mean {:.6g} {}\n", v.mean, u);
+  const auto& t = s.timing;
+  fmt::format_to(it, "time         median {:.6g} s, min {:.6g} s, max {:.6g} s ({} warm-up, {} timed)\n", t.median,
+                 t.min, t.max, t.warmup, t.seconds.size());
+  fmt::format_to(it, "throughput   {:.4g} atom-evaluations/s\n", s.evaluations_per_s);
+  const auto& ver = s.verification;
+  if (ver.mode == "none")
+    fmt::format_to(it, "verification none\n");
+  else
+    fmt::format_to(it, "verification {} ({} points, float64 host): relative L2 error {:.3e}, tolerance {:.1e}: {}\n",
+                   ver.mode, ver.points, ver.error, ver.tolerance, ver.passed ? "passed" : "FAILED");
+  fmt::format_to(it, "backend      {} on {}\n", s.system.default_execution_space, s.system.device_name);
+  return o;
+}
+
+std::string to_json(const potential_summary& s) {
+  using json = nlohmann::ordered_json;
+  const auto& g = s.grid;
+  json j;
+  j["job"] = "potential";
+  j["job_file"] = s.job_file;
+  j["atoms"] = {{"count", s.atoms}, {"source", s.atoms_source}, {"net_charge", s.net_charge}};
+  j["lattice"] = {{"origin", g.origin},
+                  {"spacing", g.spacing},
+                  {"dims", g.dims},
+                  {"points", g.size()},
+                  {"single_plane", s.single_plane}};
+  j["strategy"] = s.strategy;
+  j["physics"] = {{"units", config_name(s.physics.units)},          {"unit_label", unit_label(s.physics.units)},
+                  {"unit_factor", unit_factor(s.physics.units)},    {"permittivity", s.physics.permittivity},
+                  {"exclusion_radius", s.physics.exclusion_radius}, {"excluded_points", s.excluded_points}};
+  const auto& v = s.values;
+  j["potential"] = {{"min", v.min},
+                    {"min_position", v.min_position},
+                    {"max", v.max},
+                    {"max_position", v.max_position},
+                    {"mean", v.mean}};
+  const auto& t = s.timing;
+  j["timing"] = {{"warmup", t.warmup},   {"repeats", t.seconds.size()},
+                 {"seconds", t.seconds}, {"median_s", t.median},
+                 {"min_s", t.min},       {"max_s", t.max}};
+  j["evaluations"] = s.evaluations;
+  j["atom_evaluations_per_s"] = s.evaluations_per_s;
+  const auto& ver = s.verification;
+  j["verification"] = {{"mode", ver.mode},
+                       {"points", ver.points},
+                       {"relative_l2_error", ver.error},
+                       {"max_abs_error_e_per_A", ver.max_abs_error},
+                       {"reference_norm_e_per_A", ver.reference_norm},
+                       {"tolerance", ver.tolerance},
+                       {"passed", ver.passed},
+                       {"seconds", ver.seconds}};
+  j["system"] = json::parse(to_json(s.system));
+  j["outputs"] = s.outputs;
+  return j.dump(2);
+}
+
+}  // namespace ppl
