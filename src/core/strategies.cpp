@@ -1,6 +1,7 @@
 #include "ppl/core/strategies.hpp"
 
 #include "ppl/jobs/job.hpp"
+#include "ppl/potential/potential_strategy.hpp"
 
 namespace ppl {
 namespace {
@@ -15,6 +16,7 @@ void append(std::vector<strategy_listing>& out, const std::string& family, const
 std::vector<strategy_listing> all_strategies() {
   std::vector<strategy_listing> out;
   append(out, "job", job_kinds());
+  append(out, "potential", potential_strategies());
   return out;
 }
 

@@ -1,0 +1,43 @@
+#pragma once
+// The inner loop shared by the coarsened kernels: one atom against C points of one lattice row (same y and z,
+// x given per point), and the singularity rule of potential_strategy.hpp in float32.
+//
+// The rule costs nothing in the common case: r^2 = dx^2 + (dy^2 + dz^2) >= dy^2 + dz^2 (rounding is monotonic),
+// so when dy^2 + dz^2 >= 1e-8 no pair of this atom with this row can be singular and the unmasked loop runs.
+// Only an atom lying on the row's line (within 1e-4 A) takes the masked loop, where each pair is a select (not
+// a multiply by a mask: rsqrt(0) is Inf and 0 * Inf is NaN). Threads of a warp that share a row share dy^2 + dz^2,
+// so on a GPU this per-atom branch does not diverge.
+#include <Kokkos_Core.hpp>
+
+#include "ppl/potential/kernels/fast_rsqrt.hpp"
+
+namespace ppl::kernels {
+
+constexpr float coincidence_radius2_f = 1e-8f;  // A^2, = ppl::coincidence_radius2 in float
+
+// One pair with the rule applied as a select; Fast picks fast_rsqrt, else ieee_rsqrt.
+template <bool Fast>
+KOKKOS_FORCEINLINE_FUNCTION float masked_inverse_distance(float r2) {
+  const float r = Fast ? fast_rsqrt(r2) : ieee_rsqrt(r2);
+  return r2 < coincidence_radius2_f ? 0.0f : r;
+}
+
+template <int C>
+KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, float z, float ax, float ay, float az,
+                                                float q, float (&v)[C]) {
+  const float dy = y - ay, dz = z - az;
+  const float dyz2 = dy * dy + dz * dz;
+  if (dyz2 >= coincidence_radius2_f) {
+    for (int c = 0; c < C; ++c) {
+      const float dx = x[c] - ax;
+      v[c] += q * fast_rsqrt(dx * dx + dyz2);
+    }
+  } else {
+    for (int c = 0; c < C; ++c) {
+      const float dx = x[c] - ax;
+      v[c] += q * masked_inverse_distance<true>(dx * dx + dyz2);
+    }
+  }
+}
+
+}  // namespace ppl::kernels

@@ -1,0 +1,48 @@
+#pragma once
+// What the potential strategies share and nobody else needs: their factories (for register.cpp), the profiling
+// region every launch sits in, and parameter reading.
+#include <Kokkos_Core.hpp>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include "ppl/core/config.hpp"
+#include "ppl/potential/potential_strategy.hpp"
+
+namespace ppl::potential_detail {
+
+std::unique_ptr<potential_strategy> make_reference(const config_node* params);
+std::unique_ptr<potential_strategy> make_scatter(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
+#if defined(KOKKOS_ENABLE_CUDA)
+std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt(const config_node* params);
+#endif
+
+// Kokkos profiling region "ppl::potential[<name>]" for the lifetime of the object (the name is the registry key).
+class profiling_region {
+ public:
+  explicit profiling_region(const std::string& strategy_name) {
+    Kokkos::Profiling::pushRegion("ppl::potential[" + strategy_name + "]");
+  }
+  ~profiling_region() { Kokkos::Profiling::popRegion(); }
+  profiling_region(const profiling_region&) = delete;
+  profiling_region& operator=(const profiling_region&) = delete;
+};
+
+// An int parameter that must be one of `allowed` (e.g. coarsening in {1, 2, 4, 8, 16}); `fallback` when absent or
+// when there are no parameters at all. Errors name the key's file:line.
+int read_int_choice(const config_node* params, const std::string& key, int fallback,
+                    std::initializer_list<int> allowed);
+
+// An int parameter in [lo, hi].
+int read_int_in(const config_node* params, const std::string& key, int fallback, int lo, int hi);
+
+// Ceiling division for launch geometry.
+constexpr long long ceil_div(long long a, long long b) {
+  return (a + b - 1) / b;
+}
+
+}  // namespace ppl::potential_detail
