@@ -2,6 +2,7 @@
 
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
 namespace {
@@ -17,6 +18,7 @@ std::vector<strategy_listing> all_strategies() {
   std::vector<strategy_listing> out;
   append(out, "job", job_kinds());
   append(out, "potential", potential_strategies());
+  append(out, "spmv", spmv_strategies());
   return out;
 }
 

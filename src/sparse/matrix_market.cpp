@@ -1,0 +1,274 @@
+// Matrix Market reader and writer. Ours rather than Kokkos Kernels 3.4's read_mtx, which reports no line numbers,
+// ignores parse failures (a bad token becomes 0), keeps duplicates as separate entries, rejects `integer` files for
+// double matrices, does not check indices or the entry count and drops diagonals unless told otherwise
+// (docs/solver.md).
+#include "ppl/sparse/matrix_market.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <numeric>
+#include <ostream>
+#include <sstream>
+
+#include "ppl/core/error.hpp"
+#include "ppl/io/atomic_file.hpp"
+
+namespace ppl {
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::vector<std::string> tokens(const std::string& line) {
+  std::istringstream is(line);
+  std::vector<std::string> out;
+  for (std::string t; is >> t;) out.push_back(t);
+  return out;
+}
+
+// Reads a file line by line, skipping comments and blank lines after the header, and names "file:line" in errors.
+class mm_lines {
+ public:
+  explicit mm_lines(const std::string& path) : path_(path), in_(path) {
+    if (!in_) throw input_error(path + ": cannot open the Matrix Market file");
+  }
+  [[noreturn]] void fail(const std::string& what) const {
+    throw input_error(path_ + ":" + std::to_string(line_no_) + ": " + what);
+  }
+  bool raw(std::string& line) {
+    if (!std::getline(in_, line)) {
+      if (in_.bad()) throw input_error(path_ + ": read error");
+      return false;
+    }
+    ++line_no_;
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    return true;
+  }
+  // The next line that is neither blank nor a comment.
+  bool data(std::string& line) {
+    while (raw(line)) {
+      const auto p = line.find_first_not_of(" \t");
+      if (p != std::string::npos && line[p] != '%') return true;
+    }
+    return false;
+  }
+  long line_no() const { return line_no_; }
+
+ private:
+  std::string path_;
+  std::ifstream in_;
+  long line_no_ = 0;
+};
+
+struct header {
+  std::string format, field, symmetry;
+};
+
+header read_header(mm_lines& f) {
+  std::string line;
+  if (!f.raw(line)) f.fail("empty file, expected a '%%MatrixMarket matrix ...' header");
+  const auto t = tokens(line);
+  if (t.size() != 5 || t[0] != "%%MatrixMarket")
+    f.fail("bad header '" + line + "', expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
+  header h{lower(t[2]), lower(t[3]), lower(t[4])};
+  if (lower(t[1]) != "matrix") f.fail("unsupported object '" + t[1] + "' (only 'matrix')");
+  if (h.format != "coordinate" && h.format != "array") f.fail("unknown format '" + t[2] + "' (coordinate or array)");
+  if (h.field != "real" && h.field != "integer" && h.field != "pattern" && h.field != "double")
+    f.fail("unsupported field '" + t[3] + "' (real, integer or pattern)");
+  if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric")
+    f.fail("unsupported symmetry '" + t[4] + "' (general, symmetric or skew-symmetric)");
+  return h;
+}
+
+std::int64_t parse_index(mm_lines& f, const std::string& t, const char* what) {
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(t.c_str(), &end, 10);
+  if (end == t.c_str() || *end != '\0' || errno == ERANGE) f.fail(std::string("bad ") + what + " '" + t + "'");
+  return v;
+}
+
+double parse_value(mm_lines& f, const std::string& t, bool integer) {
+  errno = 0;
+  char* end = nullptr;
+  double v = 0;
+  if (integer) {
+    const long long i = std::strtoll(t.c_str(), &end, 10);
+    v = static_cast<double>(i);
+  } else {
+    v = std::strtod(t.c_str(), &end);
+  }
+  if (end == t.c_str() || *end != '\0')
+    f.fail(std::string("bad ") + (integer ? "integer" : "real") + " value '" + t + "'");
+  if (!std::isfinite(v) || errno == ERANGE) f.fail("value '" + t + "' is not a finite number");
+  return v;
+}
+
+// Reads "rows cols [nnz]" with each count in [0, INT_MAX] (nnz in [0, 2^62]).
+std::vector<std::int64_t> read_sizes(mm_lines& f, std::size_t count) {
+  std::string line;
+  if (!f.data(line)) f.fail("missing size line after the header");
+  const auto t = tokens(line);
+  if (t.size() != count)
+    f.fail("bad size line '" + line + "', expected " + (count == 3 ? "'rows cols nonzeros'" : "'rows cols'"));
+  std::vector<std::int64_t> v;
+  for (std::size_t i = 0; i < count; ++i) {
+    const auto x = parse_index(f, t[i], "size");
+    const std::int64_t hi = i < 2 ? std::numeric_limits<int>::max() : (std::int64_t(1) << 62);
+    if (x < 0 || x > hi) f.fail("size '" + t[i] + "' out of range");
+    v.push_back(x);
+  }
+  return v;
+}
+
+void fill_header(std::ostream& os, const char* kind, const std::string& comment) {
+  os << "%%MatrixMarket matrix " << kind << " real general\n";
+  std::istringstream is(comment);
+  for (std::string l; std::getline(is, l);) os << "% " << l << '\n';
+}
+
+}  // namespace
+
+host_csr read_matrix_market_host(const std::string& path) {
+  mm_lines f(path);
+  const header h = read_header(f);
+  if (h.format != "coordinate") f.fail("expected a 'coordinate' (sparse) matrix, got 'array' (a dense vector?)");
+  const auto sz = read_sizes(f, 3);
+  const bool pattern = h.field == "pattern", integer = h.field == "integer";
+  const bool sym = h.symmetry != "general", skew = h.symmetry == "skew-symmetric";
+  if (sym && sz[0] != sz[1]) f.fail(h.symmetry + " matrix must be square");
+  const std::size_t declared = static_cast<std::size_t>(sz[2]);
+  std::vector<int> ri, ci;
+  std::vector<double> vi;
+  ri.reserve(sym ? 2 * declared : declared);
+  std::string line;
+  std::size_t read = 0;
+  while (f.data(line)) {
+    if (read == declared) f.fail("more entries than the " + std::to_string(declared) + " the size line declares");
+    const auto t = tokens(line);
+    if (t.size() != (pattern ? 2u : 3u))
+      f.fail("bad entry '" + line + "', expected " + (pattern ? "'row col'" : "'row col value'"));
+    const auto i = parse_index(f, t[0], "row index"), j = parse_index(f, t[1], "column index");
+    if (i < 1 || i > sz[0]) f.fail("row index " + t[0] + " out of range 1.." + std::to_string(sz[0]));
+    if (j < 1 || j > sz[1]) f.fail("column index " + t[1] + " out of range 1.." + std::to_string(sz[1]));
+    const double v = pattern ? 1.0 : parse_value(f, t[2], integer);
+    if (sym && j > i)
+      f.fail(h.symmetry + " file with an entry above the diagonal (row " + t[0] + ", column " + t[1] + ")");
+    if (skew && i == j) f.fail("skew-symmetric file with a diagonal entry");
+    ri.push_back(static_cast<int>(i - 1));
+    ci.push_back(static_cast<int>(j - 1));
+    vi.push_back(v);
+    if (sym && i != j) {
+      ri.push_back(static_cast<int>(j - 1));
+      ci.push_back(static_cast<int>(i - 1));
+      vi.push_back(skew ? -v : v);
+    }
+    ++read;
+  }
+  if (read != declared)
+    f.fail("file ends after " + std::to_string(read) + " of the " + std::to_string(declared) + " declared entries");
+
+  // Counting sort by row, then by column within each row; duplicates summed.
+  host_csr A;
+  A.rows = static_cast<int>(sz[0]);
+  A.cols = static_cast<int>(sz[1]);
+  std::vector<std::int64_t> start(A.rows + 1, 0);
+  for (int r : ri) ++start[r + 1];
+  std::partial_sum(start.begin(), start.end(), start.begin());
+  std::vector<std::size_t> order(ri.size());
+  {
+    auto next = start;
+    for (std::size_t e = 0; e < ri.size(); ++e) order[next[ri[e]]++] = e;
+  }
+  A.row_map.assign(1, 0);
+  A.entries.reserve(ri.size());
+  A.values.reserve(ri.size());
+  for (int r = 0; r < A.rows; ++r) {
+    std::stable_sort(order.begin() + start[r], order.begin() + start[r + 1],
+                     [&](std::size_t a, std::size_t b) { return ci[a] < ci[b]; });
+    for (auto k = start[r]; k < start[r + 1]; ++k) {
+      const std::size_t e = order[k];
+      if (static_cast<std::int64_t>(A.entries.size()) > A.row_map.back() && A.entries.back() == ci[e]) {
+        A.values.back() += vi[e];
+      } else {
+        A.entries.push_back(ci[e]);
+        A.values.push_back(vi[e]);
+      }
+    }
+    A.row_map.push_back(static_cast<std::int64_t>(A.entries.size()));
+  }
+  return A;
+}
+
+crs_matrix read_matrix_market(const std::string& path) {
+  return to_device(read_matrix_market_host(path), path);
+}
+
+std::vector<double> read_matrix_market_vector_host(const std::string& path) {
+  mm_lines f(path);
+  const header h = read_header(f);
+  if (h.format != "array") f.fail("expected an 'array' (dense) vector, got 'coordinate'");
+  if (h.field == "pattern") f.fail("an array cannot have the 'pattern' field");
+  if (h.symmetry != "general") f.fail("a vector must be 'general'");
+  const auto sz = read_sizes(f, 2);
+  if (sz[1] != 1) f.fail("expected a vector (n x 1), got " + std::to_string(sz[0]) + " x " + std::to_string(sz[1]));
+  std::vector<double> x;
+  x.reserve(static_cast<std::size_t>(sz[0]));
+  std::string line;
+  while (f.data(line)) {
+    if (static_cast<std::int64_t>(x.size()) == sz[0])
+      f.fail("more values than the " + std::to_string(sz[0]) + " the size line declares");
+    const auto t = tokens(line);
+    if (t.size() != 1) f.fail("bad value line '" + line + "', expected one number");
+    x.push_back(parse_value(f, t[0], h.field == "integer"));
+  }
+  if (static_cast<std::int64_t>(x.size()) != sz[0])
+    f.fail("file ends after " + std::to_string(x.size()) + " of the " + std::to_string(sz[0]) + " declared values");
+  return x;
+}
+
+vector_view read_matrix_market_vector(const std::string& path) {
+  return to_device(read_matrix_market_vector_host(path), path);
+}
+
+void write_matrix_market(const std::string& path, const host_csr& A, const std::string& comment) {
+  write_file_atomically(path, [&](std::ostream& os) {
+    fill_header(os, "coordinate", comment);
+    os << A.rows << ' ' << A.cols << ' ' << A.values.size() << '\n';
+    char buf[96];
+    for (int r = 0; r < A.rows; ++r)
+      for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) {
+        const int n = std::snprintf(buf, sizeof buf, "%d %d %.17g\n", r + 1, A.entries[j] + 1, A.values[j]);
+        os.write(buf, n);
+      }
+  });
+}
+
+void write_matrix_market(const std::string& path, const crs_matrix& A, const std::string& comment) {
+  write_matrix_market(path, to_host(A), comment);
+}
+
+void write_matrix_market_vector(const std::string& path, const std::vector<double>& x, const std::string& comment) {
+  write_file_atomically(path, [&](std::ostream& os) {
+    fill_header(os, "array", comment);
+    os << x.size() << " 1\n";
+    char buf[48];
+    for (double v : x) {
+      const int n = std::snprintf(buf, sizeof buf, "%.17g\n", v);
+      os.write(buf, n);
+    }
+  });
+}
+
+void write_matrix_market_vector(const std::string& path, const_vector_view x, const std::string& comment) {
+  write_matrix_market_vector(path, to_host(x), comment);
+}
+
+}  // namespace ppl

@@ -1,0 +1,142 @@
+// Every registered SpMV strategy (and every threads_per_row of the vector mappings) against the float64 host loop:
+// random CSR matrices with rows of 0, 1, 31, 33 and 1000 nonzeros, the generated 27- and 81-per-row matrices and
+// the shared Matrix Market files, for y = A x and y = A^T x. A new strategy in the registry is tested here with no
+// edit.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "host_reference.hpp"
+#include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/matrix_market.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
+
+namespace ppl {
+namespace {
+
+struct spmv_case {
+  std::string name;
+  std::string params;  // YAML map of the strategy's parameters ("" = defaults)
+  std::string label;
+};
+
+std::vector<spmv_case> all_cases() {
+  std::vector<spmv_case> out;
+  for (const auto& name : spmv_strategies().names()) {
+    out.push_back({name, "", name});
+    if (name == "vector" || name == "vector_cuda")
+      for (int t : {1, 2, 4, 8, 16, 32}) {
+        out.push_back({name, "threads_per_row: " + std::to_string(t), name + "_t" + std::to_string(t)});
+        // A team that does not divide the rows evenly, and one row per team.
+        if (t == 4) out.push_back({name, "threads_per_row: 4\nrows_per_team: 7", name + "_t4_r7"});
+        if (t == 32) out.push_back({name, "threads_per_row: 32\nrows_per_team: 1", name + "_t32_r1"});
+      }
+  }
+  return out;
+}
+
+std::vector<double> nan_vector(std::size_t n) {
+  return std::vector<double>(n, std::numeric_limits<double>::quiet_NaN());
+}
+
+class spmv_strategy_test : public ::testing::TestWithParam<spmv_case> {
+ protected:
+  std::unique_ptr<spmv_strategy> make() const { return make_spmv_strategy(GetParam().name, GetParam().params); }
+
+  // y = A x and y = A^T x with a fresh random x, each against the host loop.
+  void check(const host_csr& h, std::uint64_t seed, bool transpose = true) {
+    auto s = make();
+    const crs_matrix A = to_device(h);
+    s->prepare(A);
+    const auto x = test::random_vector(h.cols, seed);
+    vector_view y = to_device(nan_vector(h.rows));
+    s->apply(A, to_device(x), y);
+    Kokkos::fence();
+    EXPECT_EQ(test::compare_rows(to_host(y), test::host_spmv(h, x)), "") << s->describe();
+    if (!transpose) return;
+    const auto xt = test::random_vector(h.rows, seed + 1);
+    vector_view yt = to_device(nan_vector(h.cols));
+    s->apply_transpose(A, to_device(xt), yt);
+    Kokkos::fence();
+    EXPECT_EQ(test::compare_rows(to_host(yt), test::host_spmv_transpose(h, xt)), "") << s->describe() << " (A^T)";
+  }
+};
+
+TEST_P(spmv_strategy_test, random_rows_with_edge_case_lengths) {
+  check(test::random_csr(test::edge_case_row_lengths(600, 11), 1500, 12), 13);
+}
+
+TEST_P(spmv_strategy_test, rectangular_and_many_empty_rows) {
+  std::vector<int> lengths(300, 0);
+  for (std::size_t i = 0; i < lengths.size(); i += 7) lengths[i] = 1 + static_cast<int>(i % 40);
+  check(test::random_csr(lengths, 90, 21), 22);
+  check(test::random_csr(test::edge_case_row_lengths(50, 23), 2100, 24), 25);  // more columns than rows
+}
+
+TEST_P(spmv_strategy_test, empty_matrix) {
+  check(test::random_csr({}, 5, 31), 32);
+  check(test::random_csr({0, 0, 0}, 4, 33), 34);
+}
+
+TEST_P(spmv_strategy_test, generated_27_and_81_per_row) {
+  for (int comps : {1, 3}) {
+    convection_diffusion_params p;
+    p.n = 9;
+    p.components = comps;
+    p.peclet = 2.0;
+    check(to_host(make_convection_diffusion_matrix(p)), 40 + comps);
+  }
+}
+
+TEST_P(spmv_strategy_test, shared_matrix_market_files) {
+  for (const char* f : {"2dcyl1.mtx", "ani4.mtx", "ani1_nonsymm.mtx"})
+    check(read_matrix_market_host(std::string(PPL_SHARED_DATA_DIR) + "/matrices/" + f), 50);
+}
+
+// The transpose is cached per matrix: a second matrix must not reuse the first one's transpose.
+TEST_P(spmv_strategy_test, transpose_cache_follows_the_matrix) {
+  auto s = make();
+  const host_csr h1 = test::random_csr(test::edge_case_row_lengths(40, 61), 1200, 62);
+  const host_csr h2 = test::random_csr(test::edge_case_row_lengths(40, 63), 1200, 64);
+  const crs_matrix A1 = to_device(h1), A2 = to_device(h2);
+  for (const auto* h : {&h1, &h2, &h1}) {
+    const crs_matrix& A = h == &h2 ? A2 : A1;
+    s->prepare(A);
+    const auto x = test::random_vector(h->rows, 65);
+    vector_view y = to_device(nan_vector(h->cols));
+    s->apply_transpose(A, to_device(x), y);
+    Kokkos::fence();
+    EXPECT_EQ(test::compare_rows(to_host(y), test::host_spmv_transpose(*h, x)), "");
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(registry, spmv_strategy_test, ::testing::ValuesIn(all_cases()),
+                         [](const ::testing::TestParamInfo<spmv_case>& i) { return i.param.label; });
+
+// The check above can fail: one wrong column index in a 1000-nonzero row is far outside the tolerance.
+TEST(spmv_reference, tolerance_detects_a_wrong_index) {
+  host_csr h = test::random_csr({1000, 31}, 1500, 71);
+  const auto x = test::random_vector(h.cols, 72);
+  const auto ref = test::host_spmv(h, x);
+  h.entries[500] = (h.entries[500] + 1) % h.cols;
+  EXPECT_NE(test::compare_rows(test::host_spmv(h, x).y, ref), "");
+}
+
+TEST(spmv_registry, unknown_names_and_bad_parameters_are_input_errors) {
+  EXPECT_THROW(make_spmv_strategy("no_such_strategy"), input_error);
+  EXPECT_THROW(make_spmv_strategy("scalar", "threads_per_row: 4"), input_error);  // scalar has no parameters
+  if (spmv_strategies().find("vector") != nullptr) {
+    EXPECT_THROW(make_spmv_strategy("vector", "threads_per_row: 3"), input_error);
+    EXPECT_THROW(make_spmv_strategy("vector", "threads_per_row: 64"), input_error);
+    EXPECT_THROW(make_spmv_strategy("vector", "rows_per_team: -1"), input_error);
+  }
+#if !defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_EQ(spmv_strategies().find("vector_cuda"), nullptr);
+#endif
+}
+
+}  // namespace
+}  // namespace ppl
