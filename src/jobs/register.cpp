@@ -7,6 +7,8 @@ const job_registry& job_kinds() {
   static const job_registry r = [] {
     job_registry reg("job kind");
     reg.add({"info", "print versions, backends and the device (optionally as JSON)", "all", make_info_job});
+    reg.add({"potential", "electrostatic potential map of a molecule (PQR) or a synthetic system -> OpenDX", "all",
+             make_potential_job});
     return reg;
   }();
   return r;

@@ -1,0 +1,240 @@
+// `job: potential` end to end: YAML in a temp folder -> load_job -> run -> .dx, raw, summary JSON; and its errors.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "io_test_util.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/io/opendx.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/potential/physics.hpp"
+#include "ppl/potential/verification.hpp"
+
+using ppl_test::error_of;
+using ppl_test::temp_dir;
+
+namespace {
+
+int run_job(const std::string& path, std::string* output = nullptr) {
+  auto j = ppl::load_job(path, {});
+  std::ostringstream out;
+  ppl::job_context ctx{out};
+  const int rc = j->run(ctx);
+  if (output) *output = out.str();
+  return rc;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+// The random input of the jobs below, as the generator makes it.
+ppl::atoms job_atoms() {
+  const double lo[3] = {0, 0, 0}, hi[3] = {6, 5, 4};
+  return ppl::random_atoms(60, lo, hi, -2.0, 2.0, 42);
+}
+
+}  // namespace
+
+TEST(potential_job, random_atoms_explicit_lattice_kT_units_all_outputs) {
+  temp_dir t;
+  const auto job =
+      t.write("job.yaml",
+              "job: potential\n"
+              "input:\n"
+              "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
+              "lattice: {origin: [-1.0, -0.5, 0.25], spacing: 0.5, dims: [17, 13, 11]}\n"
+              "physics: {units: kT_per_e, permittivity: 2.0}\n"
+              "strategy: reference\n"
+              "output: {dx: " +
+                  t.file("v.dx") + ", raw: " + t.file("v.f32") + ", summary: " + t.file("v.json") +
+                  "}\n"
+                  "verification: {mode: full, tolerance: 1e-6}\n"
+                  "timing: {warmup: 0, repeats: 2}\n");
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  EXPECT_NE(out.find("verification (full"), std::string::npos) << out;
+  EXPECT_NE(out.find("passed"), std::string::npos) << out;
+
+  // The map equals the float64 sum x 560.47254 / 2 at every point (float32 storage, 6 digits in the file).
+  const auto dx = ppl::read_opendx(t.file("v.dx"));
+  EXPECT_EQ(dx.geometry.dims, (std::array<int, 3>{17, 13, 11}));
+  EXPECT_DOUBLE_EQ(dx.geometry.origin[2], 0.25);
+  const auto a = job_atoms();
+  ppl::lattice g;
+  g.origin = {-1.0, -0.5, 0.25};
+  g.dims = {17, 13, 11};
+  double vmin = 1e300, vmax = -1e300, sum = 0;
+  for (int k = 0; k < 11; ++k)
+    for (int j = 0; j < 13; ++j)
+      for (int i = 0; i < 17; ++i) {
+        const double expect = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k)) * 560.47254 / 2.0;
+        const double got = dx.values[g.index(i, j, k)];
+        ASSERT_NEAR(got, expect, 2e-6 * std::abs(expect) + 1e-9) << i << " " << j << " " << k;
+        vmin = std::min(vmin, got), vmax = std::max(vmax, got), sum += got;
+      }
+
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_EQ(s["atoms"]["count"], 60);
+  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{17, 13, 11}));
+  EXPECT_EQ(s["strategy"], "reference");
+  EXPECT_EQ(s["physics"]["units"], "kT_per_e");
+  EXPECT_EQ(s["verification"]["mode"], "full");
+  EXPECT_EQ(s["verification"]["points"], 17 * 13 * 11);
+  EXPECT_TRUE(s["verification"]["passed"].get<bool>());
+  EXPECT_LE(s["verification"]["relative_l2_error"].get<double>(), 1e-6);
+  EXPECT_NEAR(s["potential"]["min"].get<double>(), vmin, 1e-6 * std::abs(vmin));
+  EXPECT_NEAR(s["potential"]["max"].get<double>(), vmax, 1e-6 * std::abs(vmax));
+  EXPECT_NEAR(s["potential"]["mean"].get<double>(), sum / (17 * 13 * 11), 1e-5 * std::abs(vmax));
+  // The reported position of the maximum holds the maximum.
+  const auto pos = s["potential"]["max_position"].get<std::vector<double>>();
+  const int im = int(std::lround((pos[0] + 1.0) / 0.5)), jm = int(std::lround((pos[1] + 0.5) / 0.5)),
+            km = int(std::lround((pos[2] - 0.25) / 0.5));
+  EXPECT_NEAR(dx.values[g.index(im, jm, km)], vmax, 1e-6 * std::abs(vmax));
+  EXPECT_EQ(s["timing"]["repeats"], 2);
+  EXPECT_GT(s["atom_evaluations_per_s"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(s["evaluations"].get<double>(), 60.0 * 17 * 13 * 11);
+  EXPECT_TRUE(s["system"].contains("device_name"));
+  EXPECT_TRUE(std::filesystem::exists(t.file("v.f32")));
+  EXPECT_EQ(std::filesystem::file_size(t.file("v.f32")), 4u * 17 * 13 * 11);
+  EXPECT_EQ(read_json(t.file("v.f32.json"))["units"], "kT/e");
+}
+
+TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_plane) {
+  temp_dir t;
+  std::filesystem::create_directories(t.path / "in");
+  t.write("in/two.pqr",
+          "REMARK two ions\n"
+          "ATOM      1  NA  NA  A   1       1.000   2.000   3.000  1.0000 1.0\n"
+          "HETATM    2  CL  CL      2       4.000   2.500   3.500 -1.0000 1.8\n");
+  const auto job = t.write("in/job.yaml",
+                           "job: potential\n"
+                           "input: {pqr: two.pqr}\n"
+                           "lattice: {spacing: 0.25, padding: 2.0}\n"
+                           "physics: {exclusion_radius: 0.8}\n"
+                           "strategy: reference\n"
+                           "output: {summary: " +
+                               t.file("s.json") + "}\n");
+  ASSERT_EQ(run_job(job), 0);
+  auto s = read_json(t.file("s.json"));
+  EXPECT_EQ(s["atoms"]["count"], 2);
+  EXPECT_NEAR(s["atoms"]["net_charge"].get<double>(), 0.0, 1e-12);
+  EXPECT_EQ(s["lattice"]["origin"], (std::vector<double>{-1.0, 0.0, 1.0}));
+  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{29, 19, 19}));  // floor(7/0.25)+1, floor(4.5/0.25)+1, ...
+  // Points within 0.8 A of an atom: the spheres hold the same number of lattice points here (both atoms sit on
+  // lattice points: 1,2,3 and 4,2.5,3.5 are multiples of 0.25 from the origin).
+  EXPECT_EQ(s["physics"]["excluded_points"].get<std::size_t>() % 2, 0u);
+  EXPECT_GT(s["physics"]["excluded_points"].get<std::size_t>(), 2u * 100);
+  // The maximum: next to the + ion just outside 0.8 A (offset (-0.75, -0.25, -0.25), 0.83 A), on the side away
+  // from the - ion.
+  EXPECT_EQ(s["potential"]["max_position"], (std::vector<double>{0.25, 1.75, 2.75}));
+
+  // The same with one plane: z = 3 (through the + ion), 29 x 19 x 1 points.
+  const auto plane = t.write("in/plane.yaml",
+                             "job: potential\n"
+                             "input: {pqr: two.pqr}\n"
+                             "lattice: {spacing: 0.25, padding: 2.0, plane_z: 3.0}\n"
+                             "strategy: reference\n"
+                             "output: {dx: " +
+                                 t.file("p.dx") + "}\n");
+  ASSERT_EQ(run_job(plane), 0);
+  const auto dx = ppl::read_opendx(t.file("p.dx"));
+  EXPECT_EQ(dx.geometry.dims, (std::array<int, 3>{29, 19, 1}));
+  EXPECT_DOUBLE_EQ(dx.geometry.origin[2], 3.0);
+  // The point on the + ion: the singularity rule drops the ion itself; only the - ion at sqrt(9.5) A remains.
+  EXPECT_NEAR(dx.values[(std::size_t(8) * 29) + 8], -1.0 / std::sqrt(9.5), 1e-6);
+}
+
+TEST(potential_job, verification_failure_exits_3_and_still_writes) {
+  temp_dir t;
+  const auto job = t.write("job.yaml",
+                           "job: potential\n"
+                           "input: {water_box: {size: [8, 8, 8], seed: 2}}\n"
+                           "lattice: {padding: 1.0, spacing: 1.0}\n"
+                           "strategy: reference\n"
+                           "verification: {tolerance: 0.0}\n"  // float32 storage alone exceeds 0
+                           "output: {dx: " +
+                               t.file("v.dx") + ", summary: " + t.file("v.json") + "}\n");
+  EXPECT_EQ(run_job(job), int(ppl::exit_code::verification_failed));
+  EXPECT_TRUE(std::filesystem::exists(t.file("v.dx")));
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_FALSE(s["verification"]["passed"].get<bool>());
+  EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 0.0);
+  EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
+}
+
+TEST(potential_job, zero_atoms_on_an_explicit_lattice) {
+  temp_dir t;
+  t.write("empty.pqr", "REMARK nothing\nEND\n");
+  const auto job = t.write("job.yaml",
+                           "job: potential\ninput: {pqr: empty.pqr}\nlattice: {dims: [4, 3, 2]}\nstrategy: reference\n"
+                           "output: {dx: " +
+                               t.file("v.dx") + "}\n");
+  ASSERT_EQ(run_job(job), 0);
+  for (double v : ppl::read_opendx(t.file("v.dx")).values) ASSERT_EQ(v, 0.0);
+  const auto around = t.write("around.yaml", "job: potential\ninput: {pqr: empty.pqr}\nstrategy: reference\n");
+  const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(around, {}); });
+  EXPECT_NE(msg.find("zero atoms"), std::string::npos) << msg;
+}
+
+struct bad_job {
+  const char* name;
+  const char* yaml;    // after "job: potential\n" (line 1)
+  const char* expect;  // part of the message, usually the file:line
+};
+
+class potential_job_errors : public ::testing::TestWithParam<bad_job> {};
+
+TEST_P(potential_job_errors, are_input_errors_naming_the_place) {
+  temp_dir t;
+  t.write("ok.pqr", "ATOM 1 N MET 1 0 0 0 1 1\n");
+  t.write("bad.pqr", "REMARK\nATOM 1 N MET 1 0 0 zero 1 1\n");
+  const auto path = t.write("job.yaml", std::string("job: potential\n") + GetParam().yaml);
+  const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(path, {}); });
+  EXPECT_NE(msg.find(GetParam().expect), std::string::npos) << msg;
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 3) << "something was written";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    potential_job, potential_job_errors,
+    ::testing::Values(
+        bad_job{"unknown_strategy_param",
+                "input: {pqr: ok.pqr}\nstrategy: reference\nstrategy_params:\n  no_such_param: 4\n",
+                "job.yaml:5:3: unknown key 'no_such_param' in 'strategy_params'"},
+        bad_job{"unknown_physics_key", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics:\n  unit: kT_per_e\n",
+                "job.yaml:5:3: unknown key 'unit' in 'physics'"},
+        bad_job{"bad_units", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {units: volts}\n",
+                "job.yaml:4:18: 'physics.units' = 'volts' is not one of"},
+        bad_job{"unknown_strategy", "input: {pqr: ok.pqr}\nstrategy: nope\n", "job.yaml:3:1: strategy: unknown"},
+        bad_job{"missing_strategy", "input: {pqr: ok.pqr}\n", "missing required key 'strategy'"},
+        bad_job{"two_inputs", "input: {pqr: ok.pqr, water_box: {size: [5, 5, 5]}}\nstrategy: reference\n",
+                "exactly one of: pqr, random, water_box (2 given)"},
+        bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "none.pqr: cannot open"},
+        bad_job{"bad_pqr_line", "input: {pqr: bad.pqr}\nstrategy: reference\n", "job.yaml:2:9: input.pqr: "},
+        bad_job{"bad_pqr_line_names_its_line", "input: {pqr: bad.pqr}\nstrategy: reference\n",
+                "bad.pqr:2: field 'z' is not a number: 'zero'"},
+        bad_job{"random_without_count", "input: {random: {seed: 1}}\nstrategy: reference\n",
+                "missing required key 'input.random.atoms'"},
+        bad_job{"padding_with_dims",
+                "input: {pqr: ok.pqr}\nlattice: {dims: [2, 2, 2], padding: 3}\nstrategy: reference\n",
+                "job.yaml:3:28: 'lattice.padding' applies only"},
+        bad_job{"plane_outside", "input: {pqr: ok.pqr}\nlattice: {dims: [4, 4, 4], plane_z: 9}\nstrategy: reference\n",
+                "job.yaml:3:28: plane_z = 9"},
+        bad_job{"negative_permittivity", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {permittivity: -1}\n",
+                "job.yaml:4:25: 'physics.permittivity' = -1 is out of range"},
+        bad_job{"output_folder_missing", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: /no/such/dir/v.dx}\n",
+                "job.yaml:4:10: output folder '/no/such/dir' does not exist"},
+        bad_job{"same_output_twice", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: a.dx, summary: a.dx}\n",
+                "'output.summary' writes 'a.dx', which another output also writes"},
+        bad_job{"verification_mode", "input: {pqr: ok.pqr}\nstrategy: reference\nverification: {mode: most}\n",
+                "'verification.mode' = 'most' is not one of"},
+        bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",
+                "'timing.repeats' = 0 is out of range"},
+        bad_job{"lattice_not_a_map", "input: {pqr: ok.pqr}\nstrategy: reference\nlattice: 0.5\n",
+                "job.yaml:4:10: 'lattice' must be a map"}),
+    [](const auto& p) { return std::string(p.param.name); });
