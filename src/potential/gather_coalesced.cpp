@@ -60,6 +60,7 @@ struct coalesced_kernel {
         s(a) = tile_atom{at.x, at.y, at.z, at.q};
       }
       m.team_barrier();
+      PPL_DEVICE_UNROLL(4)
       for (int a = 0; a < count; ++a) {
         const tile_atom at = s(a);
         kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.q, v);

@@ -11,6 +11,14 @@
 
 #include "ppl/potential/kernels/fast_rsqrt.hpp"
 
+// Unroll hint for the atom loops of the device pass (nvcc); host compilers never see the pragma.
+#define PPL_PRAGMA_(text) _Pragma(#text)
+#if defined(__CUDA_ARCH__)
+#define PPL_DEVICE_UNROLL(n) PPL_PRAGMA_(unroll n)
+#else
+#define PPL_DEVICE_UNROLL(n)
+#endif
+
 namespace ppl::kernels {
 
 constexpr float coincidence_radius2_f = 1e-8f;  // A^2, = ppl::coincidence_radius2 in float

@@ -1,0 +1,112 @@
+// `gather_constmem_cuda`: the VMD/PMPP design as a Kokkos functor. Atoms go to __constant__ memory in chunks of
+// 1920 (30 KiB: Kokkos keeps 32 KiB of the 64 KiB bank per translation unit for its own launches); all threads of
+// a warp read the same atom at the same time, which the constant cache serves as one broadcast, and the loads need
+// no shared memory or barriers. Each thread computes C points of one row strided by the warp width (32), so each
+// store of a warp is 32 consecutive floats; chunks after the first add to what the previous chunk stored.
+// Thread t of the flat range: lane = t % 32, warp group = t / 32 -> (x block, row). Kokkos' CUDA range launch puts
+// consecutive indices in consecutive threads, so a warp is one group.
+#include <cuda_runtime.h>
+
+#include "../strategy_support.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/potential/kernels/row_accumulate.hpp"
+
+namespace ppl::potential_detail {
+namespace {
+
+constexpr int constmem_atoms = 1920;
+__constant__ float4 constmem_atom_chunk[constmem_atoms];
+
+template <int C>
+struct constmem_kernel {
+  potential_view out;
+  int nx, ny, blocks_x, count;
+  float h;
+  bool accumulate;
+
+  // Device only: the functor reads a __constant__ array, which host code cannot.
+  __device__ void operator()(std::int64_t t) const {
+    const int lane = int(t & 31);
+    const std::int64_t group = t >> 5;
+    const int i0 = int(group % blocks_x) * (32 * C) + lane;
+    const std::int64_t row = group / blocks_x;
+    const float y = float(row % ny) * h, z = float(row / ny) * h;
+    float x[C], v[C];
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      x[c] = float(i0 + 32 * c) * h;
+      v[c] = 0.0f;
+    }
+#pragma unroll 4
+    for (int a = 0; a < count; ++a) {
+      const float4 at = constmem_atom_chunk[a];
+      kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.w, v);
+    }
+    const std::int64_t base = row * nx;
+#pragma unroll
+    for (int c = 0; c < C; ++c) {
+      const int i = i0 + 32 * c;
+      if (i < nx) out(base + i) = accumulate ? out(base + i) + v[c] : v[c];
+    }
+  }
+};
+
+class constmem_strategy final : public potential_strategy {
+ public:
+  explicit constmem_strategy(int c) : c_(c) {}
+  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+    static_assert(sizeof(atom4) == sizeof(float4), "atoms are copied as float4");
+    profiling_region region("gather_constmem_cuda");
+    if (a.size() == 0) {
+      Kokkos::deep_copy(out, 0.0f);
+    } else {
+      switch (c_) {
+        case 1:
+          run<1>(a, g, out);
+          break;
+        case 2:
+          run<2>(a, g, out);
+          break;
+        case 4:
+          run<4>(a, g, out);
+          break;
+        case 8:
+          run<8>(a, g, out);
+          break;
+        default:
+          run<16>(a, g, out);
+          break;
+      }
+    }
+    Kokkos::fence();
+  }
+
+ private:
+  template <int C>
+  static void run(const device_atoms& a, const lattice& g, potential_view out) {
+    const Kokkos::Cuda space;
+    const int blocks_x = int(ceil_div(g.dims[0], 32 * C));
+    const std::int64_t threads = std::int64_t(blocks_x) * g.dims[1] * g.dims[2] * 32;
+    const std::size_t n = a.size();
+    for (std::size_t first = 0; first < n; first += constmem_atoms) {
+      const int count = int(std::min<std::size_t>(constmem_atoms, n - first));
+      // Same stream as the kernels: the copy waits for the previous chunk's kernel, the next kernel for the copy.
+      const cudaError_t e = cudaMemcpyToSymbolAsync(constmem_atom_chunk, a.data.data() + first, count * sizeof(atom4),
+                                                    0, cudaMemcpyDeviceToDevice, space.cuda_stream());
+      if (e != cudaSuccess)
+        throw error(exit_code::failure, std::string("gather_constmem_cuda: ") + cudaGetErrorString(e));
+      Kokkos::parallel_for("ppl::potential::gather_constmem_cuda",
+                           Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
+                           constmem_kernel<C>{out, g.dims[0], g.dims[1], blocks_x, count, float(g.spacing), first > 0});
+    }
+  }
+  int c_;
+};
+
+}  // namespace
+
+std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params) {
+  return std::make_unique<constmem_strategy>(read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16}));
+}
+
+}  // namespace ppl::potential_detail
