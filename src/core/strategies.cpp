@@ -2,6 +2,7 @@
 
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
@@ -19,6 +20,7 @@ std::vector<strategy_listing> all_strategies() {
   append(out, "job", job_kinds());
   append(out, "potential", potential_strategies());
   append(out, "spmv", spmv_strategies());
+  append(out, "solver", solvers());
   return out;
 }
 

@@ -1,0 +1,84 @@
+#pragma once
+// The vector kernels of the Krylov solvers: small named Kokkos kernels, each fused where it saves a pass over
+// memory, each tested against a host loop (tests/sparse/krylov/test_vector_ops.cpp).
+//
+// Scalars stay on the device: reductions write their results into a small device View `s` (the solver's scalar
+// slots) without synchronising, and the coefficients of the updates are read from those slots inside the kernels
+// (dev_coef), so a whole iteration is queued without a host round trip. The solver copies the slots to the host
+// once per iteration for its convergence and breakdown tests (docs/solver.md).
+#include <Kokkos_Core.hpp>
+#include <Kokkos_MathematicalFunctions.hpp>
+
+#include "ppl/sparse/csr.hpp"
+
+namespace ppl::vec {
+
+using scalar_view = Kokkos::View<double*, sparse_space>;
+
+// A coefficient evaluated on the device from the scalar slots s[]:
+//   value = scale * s[num0] * s[num1] / (s[den0] * s[den1])        (an index < 0 stands for 1)
+// and 0 when the denominator is negligible: |den| <= guard * sqrt(|s[ref0] * s[ref1]|) (guard 0: only den == 0).
+// The guard keeps a breakdown from writing Inf into the iterate; the host sees the same slots and reports it.
+struct dev_coef {
+  double scale = 1.0;
+  int num0 = -1, num1 = -1, den0 = -1, den1 = -1, ref0 = -1, ref1 = -1;
+  double guard = 0.0;
+
+  static dev_coef constant(double c) {
+    dev_coef k;
+    k.scale = c;
+    return k;
+  }
+  static dev_coef ratio(int num, int den, double scale = 1.0) {
+    dev_coef k;
+    k.scale = scale;
+    k.num0 = num;
+    k.den0 = den;
+    return k;
+  }
+  dev_coef guarded(double tol, int r0, int r1) const {
+    dev_coef k = *this;
+    k.guard = tol;
+    k.ref0 = r0;
+    k.ref1 = r1;
+    return k;
+  }
+
+  KOKKOS_INLINE_FUNCTION static double at(const double* s, int i) { return i < 0 ? 1.0 : s[i]; }
+  KOKKOS_INLINE_FUNCTION double eval(const double* s) const {
+    const double den = at(s, den0) * at(s, den1);
+    const double lim =
+        guard > 0 ? guard * Kokkos::Experimental::sqrt(Kokkos::Experimental::fabs(at(s, ref0) * at(s, ref1))) : 0.0;
+    return Kokkos::Experimental::fabs(den) > lim ? scale * at(s, num0) * at(s, num1) / den : 0.0;
+  }
+};
+
+// Host evaluation of the same rule (tests, and the solver's own breakdown tests).
+double eval_on_host(const dev_coef& k, const double* s);
+
+// --- reductions (results in s[slot...], asynchronous on GPUs) ---
+// s[slot] = (a, b), s[slot+1] = (a, a), s[slot+2] = (b, b): one pass over a and b.
+void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot);
+
+// --- updates ---
+// y = a x + b y
+void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s);
+// z = a x + b y + c z
+void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
+              vector_view z, scalar_view s);
+// z = d .* x (element-wise; Jacobi)
+void multiply(const_vector_view d, const_vector_view x, vector_view z);
+
+// --- fused update + reduction ---
+// BiCGSTAB's last step: x += a p + b q ; r += c t ; then s[slot] = (rh, r), s[slot+1] = (r, r).
+void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, const_vector_view q, vector_view x,
+                    const dev_coef& c, const_vector_view t, vector_view r, const_vector_view rh, scalar_view s,
+                    int slot);
+// BiCG's update: x += a p ; r -= a q ; rt -= a qt ; then s[slot] = (r, rt), s[slot+1] = (r, r), s[slot+2] = (rt, rt).
+void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
+                      vector_view r, vector_view rt, scalar_view s, int slot);
+
+// True when every entry is finite (one reduction, synchronises).
+bool all_finite(const_vector_view x);
+
+}  // namespace ppl::vec

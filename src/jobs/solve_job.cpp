@@ -1,0 +1,230 @@
+// `job: solve`: a sparse system from a Matrix Market file or a generator, solved by a Krylov solver on an SpMV
+// strategy; prints a summary and writes the solution (Matrix Market array), the residual history (CSV) and a
+// summary (JSON). Exit 4 (not_converged) when the solver stops without meeting its tolerance; the outputs are
+// written either way. Keys: docs/config.md, section "solve".
+#include <fmt/format.h>
+
+#include <KokkosBlas1_axpby.hpp>
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosBlas1_nrminf.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
+#include <cmath>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/jobs/job_kinds.hpp"
+#include "ppl/sparse/matrix_market.hpp"
+#include "solve_config.hpp"
+
+namespace ppl {
+namespace {
+
+// Reader errors already name file:line of the input; prefix the job key that pointed there.
+template <class F>
+auto read_input(const std::string& where, const std::string& key, F&& read) {
+  try {
+    return read();
+  } catch (const input_error& e) {
+    throw input_error(where + ": " + key + ": " + e.what());
+  }
+}
+
+vector_view host_function_vector(std::size_t n, double (*f)(std::size_t), const std::string& label) {
+  vector_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  auto h = Kokkos::create_mirror_view(v);
+  for (std::size_t i = 0; i < n; ++i) h(i) = f(i);
+  Kokkos::deep_copy(v, h);
+  return v;
+}
+
+class solve_job final : public job {
+ public:
+  explicit solve_job(const config_node& c) : cfg_(read_solve_config(c)) {}
+  int run(job_context& ctx) override;
+
+ private:
+  struct system {
+    crs_matrix A;
+    vector_view b, x_exact;  // x_exact empty unless rhs: manufactured
+    std::string description;
+    double seconds = 0;
+  };
+  system load();
+  void write_outputs(const system& sys, const solver_result& r, vector_view x, const nlohmann::json& summary) const;
+
+  solve_config cfg_;
+};
+
+solve_job::system solve_job::load() {
+  system s;
+  Kokkos::Timer t;
+  if (!cfg_.matrix_file.empty()) {
+    s.A = read_input(cfg_.matrix_where, "matrix.file", [&] { return read_matrix_market(cfg_.matrix_file); });
+    s.description = cfg_.matrix_file;
+    if (s.A.numRows() != s.A.numCols())
+      throw input_error(cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "' is not square (" +
+                        std::to_string(s.A.numRows()) + " x " + std::to_string(s.A.numCols()) + ")");
+  } else {
+    auto g = make_convection_diffusion(cfg_.gen);
+    s.A = g.A;
+    s.description = g.description;
+    if (cfg_.rhs == solve_config::rhs_kind::manufactured) {
+      s.b = g.b;
+      s.x_exact = g.x_exact;
+    }
+  }
+  const std::size_t n = s.A.numRows();
+  switch (cfg_.rhs) {
+    case solve_config::rhs_kind::ones:
+      s.b = vector_view("ppl::solve::b", n);
+      Kokkos::deep_copy(s.b, 1.0);
+      break;
+    case solve_config::rhs_kind::manufactured:
+      if (!s.x_exact.data()) {  // a matrix file: our own x*, b = A x*
+        s.x_exact = host_function_vector(n, file_manufactured_solution, "ppl::solve::x_exact");
+        s.b = vector_view("ppl::solve::b", n);
+        KokkosSparse::spmv("N", 1.0, s.A, s.x_exact, 0.0, s.b);
+      }
+      break;
+    case solve_config::rhs_kind::file:
+      s.b = read_input(cfg_.rhs_where, "rhs.file", [&] { return read_matrix_market_vector(cfg_.rhs_file); });
+      if (s.b.extent(0) != n)
+        throw input_error(cfg_.rhs_where + ": rhs.file: '" + cfg_.rhs_file + "' has " + std::to_string(s.b.extent(0)) +
+                          " entries, the matrix " + std::to_string(n) + " rows");
+      break;
+  }
+  Kokkos::fence();
+  s.seconds = t.seconds();
+  return s;
+}
+
+int solve_job::run(job_context& ctx) {
+  const auto sys = load();
+  const std::size_t n = sys.A.numRows();
+  vector_view x("ppl::solve::x", n);
+  if (!cfg_.x0_file.empty()) {
+    auto x0 =
+        read_input(cfg_.x0_where, "solver.initial_guess.file", [&] { return read_matrix_market_vector(cfg_.x0_file); });
+    if (x0.extent(0) != n)
+      throw input_error(cfg_.x0_where + ": solver.initial_guess.file has " + std::to_string(x0.extent(0)) +
+                        " entries, the matrix " + std::to_string(n) + " rows");
+    Kokkos::deep_copy(x, x0);
+  }
+  cfg_.spmv->prepare(sys.A);
+  const double nnz_per_row = n ? double(sys.A.nnz()) / double(n) : 0.0;
+  ctx.out << fmt::format("solve: {} rows, {} nonzeros ({:.2f} per row), loaded in {:.3f} s\n", n, sys.A.nnz(),
+                         nnz_per_row, sys.seconds);
+  ctx.out << fmt::format(
+      "  matrix: {}\n  spmv:   {} ({})\n  solver: {}, preconditioner {}, rtol {:g}, atol {:g}, "
+      "max_iters {}\n",
+      sys.description, cfg_.spmv_name, cfg_.spmv->describe(), cfg_.method, to_string(cfg_.options.preconditioner),
+      cfg_.options.rtol, cfg_.options.atol, cfg_.options.max_iters);
+  auto options = cfg_.options;
+  if (!ctx.quiet)
+    options.progress = [&](int k, double rel) {
+      ctx.out << fmt::format("  iteration {:>7}  ||r||/||b|| = {:.3e}\n", k, rel) << std::flush;
+    };
+  else
+    options.progress_every = 0;
+  auto solver = solvers().get(cfg_.method, "solver.method").factory(options);
+  const auto r = solver->solve(sys.A, *cfg_.spmv, sys.b, x);
+
+  double err_l2 = -1, err_max = -1;
+  if (sys.x_exact.data()) {
+    vector_view e("ppl::solve::error", n);
+    Kokkos::deep_copy(e, x);
+    KokkosBlas::axpy(-1.0, sys.x_exact, e);
+    err_l2 = std::sqrt(KokkosBlas::dot(e, e) / KokkosBlas::dot(sys.x_exact, sys.x_exact));
+    err_max = KokkosBlas::nrminf(e);
+  }
+  const double per_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
+  ctx.out << fmt::format("  outcome: {}{} after {} iterations{}\n", to_string(r.outcome),
+                         r.breakdown.empty() ? "" : " (" + r.breakdown + ")", r.iterations,
+                         r.restarts ? fmt::format(" ({} residual replacements)", r.restarts) : "");
+  ctx.out << fmt::format("  true residual ||b - Ax||/||b|| = {:.3e} (recursive {:.3e})\n", r.true_residual,
+                         r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
+  if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
+  ctx.out << fmt::format("  time: total {:.4f} s (setup {:.4f}, iterations {:.4f}, {:.3f} ms per iteration)\n",
+                         r.times.total, r.times.setup, r.times.iterate, 1e3 * per_iter);
+  if (r.times.profiled) {
+    const double sum = r.times.spmv + r.times.dot + r.times.update + r.times.precond + r.times.host;
+    auto pct = [&](double v) { return sum > 0 ? 100.0 * v / sum : 0.0; };
+    ctx.out << fmt::format(
+        "  phases: spmv {:.1f}%, dot {:.1f}%, update {:.1f}%, precond {:.1f}%, host {:.1f}% "
+        "(fenced; {:.4f} s)\n",
+        pct(r.times.spmv), pct(r.times.dot), pct(r.times.update), pct(r.times.precond), pct(r.times.host), sum);
+  } else {
+    ctx.out << "  phases: not measured (solver.profile: true fences each phase to time it)\n";
+  }
+
+  const auto sysinfo = query_system_info();
+  nlohmann::json j = {
+      {"matrix", {{"source", sys.description}, {"rows", n}, {"nnz", sys.A.nnz()}, {"nnz_per_row", nnz_per_row}}},
+      {"spmv", {{"strategy", cfg_.spmv_name}, {"mapping", cfg_.spmv->describe()}}},
+      {"solver",
+       {{"method", cfg_.method},
+        {"preconditioner", to_string(cfg_.options.preconditioner)},
+        {"rtol", cfg_.options.rtol},
+        {"atol", cfg_.options.atol},
+        {"max_iters", cfg_.options.max_iters}}},
+      {"outcome", to_string(r.outcome)},
+      {"converged", is_converged(r.outcome)},
+      {"breakdown", r.breakdown},
+      {"iterations", r.iterations},
+      {"restarts", r.restarts},
+      {"b_norm", r.b_norm},
+      {"true_residual", r.true_residual},
+      {"true_residual_norm", r.true_residual_norm},
+      {"recursive_residual_norm", r.residual_norm},
+      {"times",
+       {{"load", sys.seconds},
+        {"total", r.times.total},
+        {"setup", r.times.setup},
+        {"iterate", r.times.iterate},
+        {"finish", r.times.finish},
+        {"per_iteration", per_iter},
+        {"profiled", r.times.profiled}}},
+      {"device", sysinfo.device_name},
+      {"execution_space", sysinfo.default_execution_space},
+      {"concurrency", sysinfo.concurrency}};
+  if (r.times.profiled)
+    j["times"]["phases"] = {{"spmv", r.times.spmv},
+                            {"dot", r.times.dot},
+                            {"update", r.times.update},
+                            {"precond", r.times.precond},
+                            {"host", r.times.host}};
+  if (err_l2 >= 0) j["error_vs_exact"] = {{"relative_l2", err_l2}, {"max_abs", err_max}};
+  write_outputs(sys, r, x, j);
+  for (const auto& p : {cfg_.solution_path, cfg_.history_path, cfg_.summary_path})
+    if (p) ctx.out << "wrote " << *p << "\n";
+  return is_converged(r.outcome) ? 0 : static_cast<int>(exit_code::not_converged);
+}
+
+void solve_job::write_outputs(const system& sys, const solver_result& r, vector_view x,
+                              const nlohmann::json& summary) const {
+  if (cfg_.solution_path)
+    write_matrix_market_vector(*cfg_.solution_path, x,
+                               "ppl solve: " + cfg_.method + " on " + sys.description + ", " + to_string(r.outcome));
+  if (cfg_.history_path)
+    write_file_atomically(*cfg_.history_path, [&](std::ostream& o) {
+      o << "iteration,residual_norm,relative_residual\n";
+      for (std::size_t k = 0; k < r.history.size(); ++k)
+        o << fmt::format("{},{:.17g},{:.17g}\n", k, r.history[k],
+                         r.b_norm > 0 ? r.history[k] / r.b_norm : r.history[k]);
+    });
+  if (cfg_.summary_path)
+    write_file_atomically(*cfg_.summary_path, [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
+}
+
+}  // namespace
+
+std::unique_ptr<job> make_solve_job(const config_node& c) {
+  return std::make_unique<solve_job>(c);
+}
+
+}  // namespace ppl

@@ -1,0 +1,188 @@
+// `job: solve` end to end: job files written to a fresh temporary folder, loaded and run as `ppl run` does; the
+// outputs are read back and checked against an independent host computation.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "krylov_test_support.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/sparse/generators.hpp"
+
+namespace ppl::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+class solve_job : public ::testing::Test {
+ protected:
+  fs::path dir;
+  void SetUp() override {
+    dir = fs::temp_directory_path() /
+          ("ppl_solve_job_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
+           ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir);
+    fs::create_directories(dir / "in");
+  }
+  void TearDown() override { fs::remove_all(dir); }
+
+  std::string write(const std::string& name, const std::string& text) {
+    const auto p = dir / name;
+    std::ofstream(p) << text;
+    return p.string();
+  }
+  // Runs like `ppl run`: returns the exit code, output text in `log`.
+  int run(const std::string& job_path, std::string& log, const std::vector<std::string>& overrides = {}) {
+    auto j = load_job(job_path, overrides);
+    std::ostringstream out;
+    job_context ctx{out, false};
+    const int rc = j->run(ctx);
+    log = out.str();
+    return rc;
+  }
+  std::string out(const std::string& name) const { return (dir / name).string(); }
+};
+
+TEST_F(solve_job, generated_manufactured_system_writes_solution_history_and_summary) {
+  const auto job = write("job.yaml",
+                         "job: solve\n"
+                         "matrix: {generator: convection_diffusion, n: 10, peclet: 1.0}\n"
+                         "rhs: manufactured\n"
+                         "solver: {method: bicgstab, rtol: 1.0e-10, preconditioner: jacobi,\n"
+                         "         progress_every: 5, profile: true}\n"
+                         "spmv: {strategy: kokkos_kernels}\n"
+                         "output:\n"
+                         "  solution: " +
+                             out("x.mtx") +
+                             "\n"
+                             "  history: " +
+                             out("history.csv") +
+                             "\n"
+                             "  summary: " +
+                             out("summary.json") + "\n");
+  std::string log;
+  ASSERT_EQ(run(job, log), 0) << log;
+  EXPECT_NE(log.find("outcome: converged_rtol"), std::string::npos) << log;
+  EXPECT_NE(log.find("iteration       5"), std::string::npos) << log;  // progress line
+  EXPECT_NE(log.find("phases: spmv"), std::string::npos) << log;
+
+  // The solution solves the same system, checked on the host.
+  const auto sys = make_convection_diffusion({10, 1, 1.0, 1.0});
+  const auto x = read_matrix_market_vector_host(out("x.mtx"));
+  ASSERT_EQ(x.size(), std::size_t(sys.A.numRows()));
+  EXPECT_LE(host_relative_residual(to_host(sys.A), to_host_vector(sys.b), x), 1.0e-10 * 1.01);
+
+  nlohmann::json s;
+  std::ifstream(out("summary.json")) >> s;
+  EXPECT_EQ(s["outcome"], "converged_rtol");
+  EXPECT_EQ(s["matrix"]["rows"], 729);
+  EXPECT_EQ(s["spmv"]["strategy"], "kokkos_kernels");
+  EXPECT_EQ(s["solver"]["preconditioner"], "jacobi");
+  EXPECT_LE(s["true_residual"].get<double>(), 1.0e-10);
+  EXPECT_LT(s["error_vs_exact"]["relative_l2"].get<double>(), 1e-6);
+  EXPECT_TRUE(s["times"]["profiled"].get<bool>());
+  EXPECT_GT(s["times"]["phases"]["spmv"].get<double>(), 0.0);
+
+  std::ifstream h(out("history.csv"));
+  std::string line;
+  int lines = 0;
+  std::getline(h, line);
+  EXPECT_EQ(line, "iteration,residual_norm,relative_residual");
+  while (std::getline(h, line)) ++lines;
+  EXPECT_EQ(lines, s["iterations"].get<int>() + 1);
+}
+
+TEST_F(solve_job, matrix_and_rhs_files_are_relative_to_the_job_file) {
+  // A 4x4 nonsymmetric system, b and x0 as Matrix Market files beside the job, in a subfolder.
+  write("in/A.mtx",
+        "%%MatrixMarket matrix coordinate real general\n4 4 8\n1 1 4\n2 2 5\n3 3 6\n4 4 7\n"
+        "1 2 1\n2 3 -1\n3 4 2\n4 1 0.5\n");
+  write("in/b.mtx", "%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n");
+  write("in/x0.mtx", "%%MatrixMarket matrix array real general\n4 1\n0.1\n0.1\n0.1\n0.1\n");
+  const auto job = write("in/job.yaml",
+                         "job: solve\nmatrix: {file: A.mtx}\nrhs: {file: b.mtx}\n"
+                         "solver: {method: bicg, rtol: 1.0e-12, initial_guess: {file: x0.mtx}}\n"
+                         "output: {solution: " +
+                             out("x.mtx") + "}\n");
+  std::string log;
+  ASSERT_EQ(run(job, log), 0) << log;
+  const auto A = csr_from_dense({{4, 1, 0, 0}, {0, 5, -1, 0}, {0, 0, 6, 2}, {0.5, 0, 0, 7}});
+  EXPECT_LE(host_relative_residual(A, {1, 2, 3, 4}, read_matrix_market_vector_host(out("x.mtx"))), 1.01e-12);
+}
+
+TEST_F(solve_job, not_converging_exits_4_and_still_writes_the_summary) {
+  const auto job = write("job.yaml",
+                         "job: solve\nmatrix: {generator: convection_diffusion_3x, n: 6}\n"
+                         "solver: {max_iters: 2}\noutput: {summary: " +
+                             out("s.json") + "}\n");
+  std::string log;
+  EXPECT_EQ(run(job, log, {"spmv.strategy=kokkos_kernels"}), 4) << log;
+  nlohmann::json s;
+  std::ifstream(out("s.json")) >> s;
+  EXPECT_EQ(s["outcome"], "diverged_max_iters");
+  EXPECT_EQ(s["iterations"], 2);
+  EXPECT_EQ(s["matrix"]["rows"], 375);
+}
+
+TEST_F(solve_job, a_bad_key_names_file_and_line) {
+  const auto job = write("job.yaml",
+                         "job: solve\nmatrix: {generator: convection_diffusion, n: 4}\n"
+                         "solver:\n  method: bicgstab\n  rtoll: 1e-6\n");
+  try {
+    load_job(job, {});
+    FAIL() << "expected an input_error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("job.yaml:5:3: unknown key 'rtoll' in 'solver'"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
+  struct bad {
+    std::string yaml, expect;
+  };
+  const std::vector<bad> cases = {
+      {"matrix: {file: missing.mtx}\n", "job.yaml:2:10: 'matrix.file': cannot open"},
+      {"matrix: {generator: poisson}\n", "'matrix.generator' = 'poisson' is not one of"},
+      {"matrix: {generator: convection_diffusion, n: 1}\n", "out of range"},
+      {"matrix: {generator: convection_diffusion, n: 4, coupling: 2}\n", "unknown key 'coupling'"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres}\n", "unknown solver 'gmres'"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {preconditioner: ilu}\n",
+       "is not one of: none, jacobi"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nspmv: {strategy: magic}\n", "unknown spmv strategy 'magic'"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nrhs: twos\n", "'rhs' = 'twos' is not one of"},
+      {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: /nonexistent/dir/s.json}\n",
+       "output folder '/nonexistent/dir' does not exist"},
+  };
+  for (const auto& c : cases) {
+    const auto job = write("job.yaml", "job: solve\n" + c.yaml);
+    try {
+      load_job(job, {});
+      ADD_FAILURE() << "expected an input_error for:\n" << c.yaml;
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << c.yaml << " -> " << e.what();
+    }
+  }
+}
+
+TEST_F(solve_job, zero_diagonal_with_jacobi_is_an_input_error_and_writes_nothing) {
+  write("A.mtx", "%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 2\n2 3 1\n3 2 1\n3 3 2\n");
+  const auto job = write("job.yaml",
+                         "job: solve\nmatrix: {file: A.mtx}\nsolver: {preconditioner: jacobi}\n"
+                         "output: {summary: " +
+                             out("s.json") + "}\n");
+  std::string log;
+  try {
+    run(job, log);
+    FAIL() << "expected an input_error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("row 2 (1-based) has no diagonal entry"), std::string::npos) << e.what();
+  }
+  EXPECT_FALSE(fs::exists(out("s.json")));
+}
+
+}  // namespace
+}  // namespace ppl::test

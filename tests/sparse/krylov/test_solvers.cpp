@@ -1,0 +1,141 @@
+// Every registered solver x every registered SpMV strategy x {no preconditioner, Jacobi} on generated
+// convection-diffusion systems (27 and 81 nonzeros per row) and on the real matrices 2dcyl1 and ani4: the solver
+// must report convergence, and the TRUE residual, recomputed here on the host in float64, must meet the requested
+// tolerance (up to the rounding of that recomputation, bounded by eps x the row sums of |A||x|).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <map>
+#include <memory>
+#include <tuple>
+
+#include "krylov_test_support.hpp"
+#include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/krylov.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
+
+namespace ppl::test {
+namespace {
+
+struct test_system {
+  crs_matrix A;
+  host_csr A_host;
+  std::vector<double> b, x_exact;
+  double rtol = 1e-8;
+  int max_iters = 2000;
+};
+
+// Built once per process (the 2dcyl1/ani4 reads and generator runs are shared by all parameter combinations) and
+// released by a test environment before Kokkos::finalize.
+std::map<std::string, std::unique_ptr<test_system>>& system_cache() {
+  static std::map<std::string, std::unique_ptr<test_system>> cache;
+  return cache;
+}
+struct release_systems : ::testing::Environment {
+  void TearDown() override { system_cache().clear(); }
+};
+[[maybe_unused]] auto* const release_env = ::testing::AddGlobalTestEnvironment(new release_systems);
+
+const test_system& system_named(const std::string& name) {
+  auto& slot = system_cache()[name];
+  if (slot) return *slot;
+  slot = std::make_unique<test_system>();
+  auto& s = *slot;
+  if (name == "cd27" || name == "cd81" || name == "cd27_pe10") {
+    convection_diffusion_params p;
+    p.n = name == "cd81" ? 8 : 12;
+    p.components = name == "cd81" ? 3 : 1;
+    p.peclet = name == "cd27_pe10" ? 10.0 : 1.0;
+    auto g = make_convection_diffusion(p);
+    s.A = g.A;
+    s.b = to_host_vector(g.b);
+    s.x_exact = to_host_vector(g.x_exact);
+  } else {
+    s.A = read_matrix_market(shared_matrix(name + ".mtx"));
+    // b = A x* for a fixed pseudo-random x*.
+    std::mt19937_64 rng(4242);
+    s.x_exact = random_vector(s.A.numRows(), rng);
+    s.b = host_spmv(to_host(s.A), s.x_exact);
+    s.max_iters = 20000;
+  }
+  s.A_host = to_host(s.A);
+  return s;
+}
+
+// The rounding of ||b - A x|| computed in float64: sum over rows of (row length) eps |A||x|, relative to ||b||.
+double residual_rounding(const host_csr& A, const std::vector<double>& b, const std::vector<double>& x) {
+  double s2 = 0;
+  for (int i = 0; i < A.rows; ++i) {
+    double row = std::fabs(b[i]);
+    for (auto k = A.row_map[i]; k < A.row_map[i + 1]; ++k) row += std::fabs(A.values[k] * x[A.entries[k]]);
+    const double e = (A.row_map[i + 1] - A.row_map[i] + 1) * std::numeric_limits<double>::epsilon() * row;
+    s2 += e * e;
+  }
+  return std::sqrt(s2) / norm2(b);
+}
+
+using params = std::tuple<std::string, std::string, std::string, std::string>;  // solver, spmv, precond, system
+
+class converges : public ::testing::TestWithParam<params> {};
+
+TEST_P(converges, to_the_requested_true_residual) {
+  const auto& [method, strategy, precond, system] = GetParam();
+  const auto& s = system_named(system);
+  solver_options o;
+  o.rtol = s.rtol;
+  o.max_iters = s.max_iters;
+  o.preconditioner = precond == "jacobi" ? preconditioner_kind::jacobi : preconditioner_kind::none;
+  auto spmv = make_spmv_strategy(strategy);
+  spmv->prepare(s.A);
+  vector_view x("x", s.A.numRows());
+  const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), x);
+  const auto xh = to_host_vector(x);
+  ASSERT_TRUE(is_converged(r.outcome)) << to_string(r.outcome) << " " << r.breakdown << " after " << r.iterations
+                                       << " iterations, true residual " << r.true_residual;
+  EXPECT_EQ(r.outcome, solver_outcome::converged_rtol);
+  const double host = host_relative_residual(s.A_host, s.b, xh);
+  const double slack = residual_rounding(s.A_host, s.b, xh);
+  EXPECT_LE(host, o.rtol + slack) << "iterations " << r.iterations;
+  EXPECT_LE(r.true_residual, o.rtol);
+  EXPECT_NEAR(r.true_residual, host, 2 * slack);  // the solver's own recomputation agrees
+  EXPECT_GT(r.iterations, 1);
+  EXPECT_LT(r.iterations, o.max_iters);
+  ASSERT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations + 1));
+  EXPECT_NEAR(r.history.front(), norm2(s.b), 1e-13 * norm2(s.b));  // x0 = 0
+  EXPECT_EQ(r.history.back(), r.residual_norm);
+  RecordProperty("iterations", r.iterations);
+}
+
+std::string param_name(const ::testing::TestParamInfo<params>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param) + "_" + std::get<2>(info.param) + "_" +
+         std::get<3>(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(all, converges,
+                         ::testing::Combine(::testing::ValuesIn(solvers().names()),
+                                            ::testing::ValuesIn(spmv_strategies().names()),
+                                            ::testing::Values("none", "jacobi"),
+                                            ::testing::Values("cd27", "cd27_pe10", "cd81", "2dcyl1", "ani4")),
+                         param_name);
+
+// The manufactured solution is recovered to the accuracy the residual allows on a well-conditioned system.
+TEST(solvers_manufactured, recover_x_exact_on_the_generated_system) {
+  const auto& s = system_named("cd27");
+  for (const auto& method : solvers().names()) {
+    solver_options o;
+    o.rtol = 1e-12;
+    o.preconditioner = preconditioner_kind::jacobi;
+    auto spmv = make_spmv_strategy("kokkos_kernels");
+    spmv->prepare(s.A);
+    vector_view x("x", s.A.numRows());
+    const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), x);
+    ASSERT_TRUE(is_converged(r.outcome)) << method;
+    auto xh = to_host_vector(x);
+    for (std::size_t i = 0; i < xh.size(); ++i) xh[i] -= s.x_exact[i];
+    EXPECT_LT(norm2(xh) / norm2(s.x_exact), 1e-8) << method;
+  }
+}
+
+}  // namespace
+}  // namespace ppl::test
