@@ -40,7 +40,7 @@ class mm_lines {
     if (!in_) throw input_error(path + ": cannot open the Matrix Market file");
   }
   [[noreturn]] void fail(const std::string& what) const {
-    throw input_error(path_ + ":" + std::to_string(line_no_) + ": " + what);
+    throw input_error(path_ + ":" + std::to_string(line_no_ > 0 ? line_no_ : 1) + ": " + what);
   }
   bool raw(std::string& line) {
     if (!std::getline(in_, line)) {

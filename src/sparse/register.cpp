@@ -8,8 +8,16 @@ const spmv_registry& spmv_strategies() {
   static const spmv_registry r = [] {
     spmv_registry reg("spmv strategy");
     reg.add({"scalar", "one thread per row (RangePolicy)", "all", make_spmv_scalar});
+    reg.add({"vector", "TeamPolicy, threads_per_row (1-32) lanes reduce each row (ThreadVectorRange), rows_per_team",
+             "all", make_spmv_vector});
+    reg.add(
+        {"auto", "vector with threads_per_row from the mean nonzeros per row (docs/solver.md)", "all", make_spmv_auto});
     reg.add({"kokkos_kernels", "KokkosSparse::spmv, default controls (\"T\" for the transpose)", "all",
              make_spmv_kokkos_kernels});
+#if defined(KOKKOS_ENABLE_CUDA)
+    reg.add({"vector_cuda", "rows x threads_per_row threads, warp-shuffle reduction, __ldg x, streaming matrix loads",
+             "cuda", make_spmv_vector_cuda});
+#endif
     return reg;
   }();
   return r;

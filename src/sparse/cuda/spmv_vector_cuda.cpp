@@ -1,0 +1,101 @@
+// `vector_cuda`: the vector mapping written for the GPU. A flat RangePolicy of rows x threads_per_row threads
+// (padded to whole warps) so that each aligned group of T lanes of a warp owns one row; the row's sum is reduced
+// with warp shuffles; x is read through the read-only (__ldg) path and the matrix streams (values, column
+// indices) with the cache-streaming hint (__ldcs), so that they pass through L2 without evicting x, which is
+// reused by neighbouring rows. Functor with explicit members (see the lambda pitfall in kokkos-cuda.md).
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <limits>
+
+#include "../spmv_factories.hpp"
+
+namespace ppl {
+namespace {
+
+using size_type = crs_matrix::size_type;
+
+template <int T>
+struct vector_cuda_kernel {
+  const size_type* row_map;
+  const int* entries;
+  const double* values;
+  const double* x;
+  double* y;
+  int rows;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const int g) const {
+#if defined(__CUDA_ARCH__)
+    const int row = g / T, lane = g % T;
+    double sum = 0;
+    if (row < rows) {
+      const size_type begin = __ldg(row_map + row), end = __ldg(row_map + row + 1);
+#pragma unroll 4
+      for (size_type j = begin + lane; j < end; j += T) sum += __ldcs(values + j) * __ldg(x + __ldcs(entries + j));
+    }
+    // Every lane of the warp gets here (the range is whole warps), so the full mask is valid.
+#pragma unroll
+    for (int offset = T / 2; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset, T);
+    if (lane == 0 && row < rows) y[row] = sum;
+#else
+    (void)g;  // launched on Kokkos::Cuda only
+#endif
+  }
+};
+
+class spmv_vector_cuda final : public spmv_strategy {
+ public:
+  explicit spmv_vector_cuda(int threads_per_row) : tpr_(threads_per_row) {}
+
+  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+    Kokkos::Profiling::pushRegion("ppl::spmv[vector_cuda]");
+    switch (tpr_) {
+      case 1:
+        launch<1>(A, x, y);
+        break;
+      case 2:
+        launch<2>(A, x, y);
+        break;
+      case 4:
+        launch<4>(A, x, y);
+        break;
+      case 8:
+        launch<8>(A, x, y);
+        break;
+      case 16:
+        launch<16>(A, x, y);
+        break;
+      default:
+        launch<32>(A, x, y);
+        break;
+    }
+    Kokkos::Profiling::popRegion();
+  }
+  std::string describe() const override {
+    return "vector_cuda, " + std::to_string(tpr_) + " threads/row (warp shuffles, __ldg x, __ldcs matrix)";
+  }
+
+ private:
+  template <int T>
+  void launch(const crs_matrix& A, const_vector_view x, vector_view y) {
+    const long long threads = (static_cast<long long>(A.numRows()) * T + 31) / 32 * 32;
+    if (threads > std::numeric_limits<int>::max())
+      throw error(exit_code::failure, "vector_cuda: " + std::to_string(A.numRows()) + " rows x " + std::to_string(T) +
+                                          " threads/row exceed the int range of the launch");
+    if (threads == 0) return;
+    vector_cuda_kernel<T> k{
+        A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), A.numRows()};
+    Kokkos::parallel_for("ppl::spmv[vector_cuda]", Kokkos::RangePolicy<Kokkos::Cuda>(0, static_cast<int>(threads)), k);
+  }
+  int tpr_;
+};
+
+}  // namespace
+
+std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params) {
+  const vector_mapping m = read_vector_mapping(params, 16);
+  if (params != nullptr && m.rows_per_team != 0)
+    throw input_error(params->where("rows_per_team") + ": vector_cuda has no rows_per_team (one row per lane group)");
+  return std::make_unique<spmv_vector_cuda>(m.threads_per_row);
+}
+
+}  // namespace ppl
