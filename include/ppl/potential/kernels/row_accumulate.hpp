@@ -18,6 +18,16 @@
 #else
 #define PPL_DEVICE_UNROLL(n)
 #endif
+// The loop over a thread's C points: unrolled on the device; on the host an OpenMP simd loop, because GCC
+// otherwise unrolls C <= 8 completely first and then fails to vectorise the straight-line code (measured: C = 8
+// ran 3x slower than C = 16).
+#if defined(__CUDA_ARCH__)
+#define PPL_POINTS_LOOP PPL_PRAGMA_(unroll)
+#elif defined(_OPENMP)
+#define PPL_POINTS_LOOP PPL_PRAGMA_(omp simd)
+#else
+#define PPL_POINTS_LOOP
+#endif
 
 namespace ppl::kernels {
 
@@ -36,6 +46,7 @@ KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, fl
   const float dy = y - ay, dz = z - az;
   const float dyz2 = dy * dy + dz * dz;
   if (dyz2 >= coincidence_radius2_f) {
+    PPL_POINTS_LOOP
     for (int c = 0; c < C; ++c) {
       const float dx = x[c] - ax;
       v[c] += q * fast_rsqrt(dx * dx + dyz2);

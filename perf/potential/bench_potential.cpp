@@ -1,0 +1,136 @@
+// Potential strategies x scenarios, Google Benchmark with manual timing: each iteration is fenced before and
+// after. Every (scenario, variant) is verified once against float64 at sampled points before it is timed (the
+// error is a counter; a variant far off is reported as an error, not timed). Counters: evals_per_s
+// (atom-evaluations per second), and on a GPU rsqrt_ceiling_fraction (of 16 rsqrt/clk/SM x SMs x SM clock), on the
+// host evals_per_s_per_core.
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <random>
+
+#include "bench_scenarios.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/potential/reference.hpp"
+#if defined(PPL_HAS_CUDA_BASELINE)
+#include "baselines/coulomb_cuda.hpp"
+#endif
+
+namespace ppl::bench {
+namespace {
+
+struct verification {
+  double rel_l2 = 0.0;   // ||v - v64|| / ||v64|| over the sampled points
+  double max_rel = 0.0;  // max |v - v64| / max |v64|
+  bool ok = true;
+};
+
+// 1024 sampled points (fixed seed) plus the first and last point, against reference_potential_at in float64.
+verification verify(const scenario& s) {
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), s.out);
+  const std::size_t n = s.g.size();
+  std::vector<std::size_t> idx{0, n - 1};
+  std::mt19937_64 rng(12345);
+  std::uniform_int_distribution<std::size_t> pick(0, n - 1);
+  for (int i = 0; i < 1024; ++i) idx.push_back(pick(rng));
+  double d2 = 0.0, r2 = 0.0, dmax = 0.0, rmax = 0.0;
+  verification v;
+  const int nx = s.g.dims[0], ny = s.g.dims[1];
+  for (std::size_t p : idx) {
+    const int i = int(p % nx), j = int((p / nx) % ny), k = int(p / (std::size_t(nx) * ny));
+    const double ref = reference_potential_at(s.host, s.g.coord(0, i), s.g.coord(1, j), s.g.coord(2, k));
+    const double got = h(p);
+    if (!std::isfinite(got)) v.ok = false;
+    d2 += (got - ref) * (got - ref);
+    r2 += ref * ref;
+    dmax = std::max(dmax, std::abs(got - ref));
+    rmax = std::max(rmax, std::abs(ref));
+  }
+  v.rel_l2 = r2 > 0 ? std::sqrt(d2 / r2) : std::sqrt(d2);
+  v.max_rel = rmax > 0 ? dmax / rmax : dmax;
+  if (!(v.rel_l2 < 1e-3)) v.ok = false;  // a bug, not rounding: do not time it
+  return v;
+}
+
+std::function<void()> runner(const scenario& s, const variant& v) {
+  if (v.baseline) {
+#if defined(PPL_HAS_CUDA_BASELINE)
+    const auto kind = v.strategy == "ftz" ? ppl_baseline::rsqrt_kind::ftz : ppl_baseline::rsqrt_kind::rsqrtf;
+    return [&s, kind] {
+      const char* err = ppl_baseline::coulomb_cuda(
+          reinterpret_cast<const ppl_baseline::atom_xyzq*>(s.device.data.data()), int(s.device.size()), s.g.dims[0],
+          s.g.dims[1], s.g.dims[2], float(s.g.spacing), s.out.data(), kind, Kokkos::Cuda().cuda_stream());
+      if (*err) throw std::runtime_error(std::string("baseline: ") + err);
+      Kokkos::fence();
+    };
+#endif
+  }
+  std::shared_ptr<potential_strategy> strategy;
+  const auto& entry = potential_strategies().get(v.strategy, "bench");
+  if (v.params.empty()) {
+    strategy = entry.factory(nullptr);
+  } else {
+    const config_node params = config_node::from_string(v.params, "bench params");
+    strategy = entry.factory(&params);
+    params.check_all_used();
+  }
+  return [&s, strategy] { strategy->compute(s.host, s.device, s.g, s.out); };
+}
+
+void run_variant(benchmark::State& state, const scenario_spec* spec, const variant* v) {
+  const scenario& s = scenario_data(*spec);
+  const auto once = runner(s, *v);
+  static std::map<std::string, verification> verified;  // once per (scenario, variant)
+  const std::string key = spec->name + "/" + v->label;
+  auto it = verified.find(key);
+  if (it == verified.end()) {
+    Kokkos::deep_copy(s.out, std::nanf(""));
+    once();  // also the warm-up
+    it = verified.emplace(key, verify(s)).first;
+  }
+  const verification& ver = it->second;
+  if (!ver.ok) {
+    state.SkipWithError(("verification failed: relative L2 error " + std::to_string(ver.rel_l2)).c_str());
+    return;
+  }
+  double total = 0.0;
+  for (auto _ : state) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    once();
+    Kokkos::fence();
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(dt);
+    total += dt;
+  }
+  const double evals = double(s.host.size()) * double(s.g.size());
+  const double rate = total > 0 ? evals * double(state.iterations()) / total : 0.0;
+  const system_info info = query_system_info();
+  state.counters["evals_per_s"] = rate;
+  if (info.multiprocessors > 0 && info.clock_ghz > 0)
+    state.counters["rsqrt_ceiling_fraction"] = rate / (16.0 * info.multiprocessors * info.clock_ghz * 1e9);
+  else
+    state.counters["evals_per_s_per_core"] = rate / std::max(1, info.concurrency);
+  state.counters["verify_rel_l2"] = ver.rel_l2;
+  state.counters["verify_max_rel"] = ver.max_rel;
+  state.counters["atoms"] = double(s.host.size());
+  state.counters["points"] = double(s.g.size());
+  state.SetLabel(v->params);
+}
+
+const bool registered = [] {
+  static const std::vector<variant> all = variants();
+  for (const scenario_spec& spec : scenario_specs())
+    for (const variant& v : all) {
+      if ((v.sweep && !spec.sweeps) || (v.slow && !spec.slow_ok)) continue;
+      benchmark::RegisterBenchmark(("potential/" + spec.name + "/" + v.label).c_str(), run_variant, &spec, &v)
+          ->UseManualTime()
+          ->Unit(benchmark::kMillisecond)
+          ->MinTime(0.2);
+    }
+  return true;
+}();
+
+}  // namespace
+}  // namespace ppl::bench

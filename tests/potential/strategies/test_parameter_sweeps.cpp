@@ -1,0 +1,79 @@
+// Strategy parameters: coarsening C in {1, 2, 4, 8, 16} for every strategy that takes it, the other tunables of
+// gather_coalesced and gather_hybrid_rsqrt, and gather's IEEE path, each against the test's float64 loop on a
+// lattice whose rows are not multiples of C x 32 (points per thread x warp width). Bad values are input errors.
+#include "ppl/core/error.hpp"
+#include "strategy_test_support.hpp"
+
+namespace ppl::test {
+namespace {
+
+struct sweep_case {
+  std::string strategy, params;
+};
+
+std::vector<sweep_case> sweep_cases() {
+  std::vector<sweep_case> out;
+  for (const char* s : {"gather_coarsened", "gather_coalesced", "gather_constmem_cuda"})
+    if (potential_strategies().find(s))
+      for (int c : {1, 2, 4, 8, 16}) out.push_back({s, "coarsening: " + std::to_string(c)});
+  out.push_back({"gather", "rsqrt: ieee"});
+  out.push_back({"gather", "rsqrt: fast"});
+  // Host teams are one thread; a GPU runs 32 x 3 teams with tiles smaller than the atom count.
+  out.push_back({"gather_coalesced", "{coarsening: 4, tile_atoms: 7}"});
+#if defined(KOKKOS_ENABLE_CUDA)
+  out.push_back({"gather_coalesced", "{coarsening: 8, block_width: 32, block_rows: 3, tile_atoms: 100}"});
+  out.push_back({"gather_coalesced", "{coarsening: 2, block_width: 16, block_rows: 5, tile_atoms: 2048}"});
+#endif
+  if (potential_strategies().find("gather_hybrid_rsqrt"))
+    for (int p : {8, 16})
+      for (int s : {0, 1, 3, p / 2, p})
+        out.push_back({"gather_hybrid_rsqrt",
+                       "{points_per_thread: " + std::to_string(p) + ", software_points: " + std::to_string(s) + "}"});
+  return out;
+}
+
+class PotentialParameters : public ::testing::TestWithParam<sweep_case> {};
+
+TEST_P(PotentialParameters, MatchesFloat64) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed) + ", " + GetParam().strategy + " " + GetParam().params);
+  for (const lattice& g :
+       {make_lattice(-1.0, 2.0, -3.0, 0.5, 37, 23, 11), make_lattice(0.0, 0.0, 0.0, 0.45, 531, 3, 2)}) {
+    // More atoms than one constant-memory pass (1920) so chunk accumulation is exercised.
+    const atoms a = atoms_around(g, 2100, 2.0, seed);
+    auto s = make_strategy(GetParam().strategy, GetParam().params);
+    const std::vector<float> v = run_strategy(*s, a, g);
+    const expected_values e = float64_expected(a, g);
+    const comparison c = compare(v, e);
+    EXPECT_EQ(c.failures, 0u) << c.describe(g, v, e);
+  }
+}
+
+std::string printable(const ::testing::TestParamInfo<sweep_case>& info) {
+  std::string name = info.param.strategy + "_" + info.param.params;
+  for (char& ch : name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  return name + "_" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(Sweep, PotentialParameters, ::testing::ValuesIn(sweep_cases()), printable);
+
+TEST(PotentialParameterErrors, NameTheKey) {
+  for (const auto& [strategy, yaml] : std::vector<std::pair<std::string, std::string>>{
+           {"gather_coarsened", "coarsening: 3"},
+           {"gather_coalesced", "coarsening: 32"},
+           {"gather_coalesced", "block_width: 0"},
+           {"gather", "rsqrt: exact"},
+       }) {
+    const config_node params = config_node::from_string(yaml + "\n", "job.yaml");
+    try {
+      potential_strategies().get(strategy, "test").factory(&params);
+      ADD_FAILURE() << strategy << " accepted " << yaml;
+    } catch (const input_error& e) {
+      EXPECT_NE(std::string(e.what()).find("job.yaml:1"), std::string::npos) << e.what();
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ppl::test

@@ -1,0 +1,133 @@
+// Every registered potential strategy (default parameters) against the test's own float64 loop. Parameterised over
+// potential_strategies().names(), so a new strategy is tested with no edit here.
+#include <fstream>
+
+#include "ppl/core/error.hpp"
+#include "strategy_test_support.hpp"
+
+namespace ppl::test {
+namespace {
+
+class PotentialStrategy : public ::testing::TestWithParam<std::string> {
+ protected:
+  void expect_matches(const atoms& a, const lattice& g, const std::string& what) {
+    auto s = make_strategy(GetParam());
+    const std::vector<float> v = run_strategy(*s, a, g);
+    const expected_values e = float64_expected(a, g);
+    const comparison c = compare(v, e);
+    EXPECT_EQ(c.failures, 0u) << GetParam() << " on " << what << ": " << c.describe(g, v, e);
+    RecordProperty("worst_error_over_bound_" + std::to_string(g.size()), std::to_string(c.worst_ratio));
+  }
+};
+
+TEST_P(PotentialStrategy, RandomAtomsOddLattice) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const lattice g = make_lattice(-3.25, 1.5, 0.75, 0.5, 37, 23, 11);  // 253 rows, 37 points per row
+  expect_matches(atoms_around(g, 1000, 2.0, seed), g, "1000 random atoms, 37x23x11");
+}
+
+TEST_P(PotentialStrategy, RandomAtomsLongRows) {
+  // Rows longer than 32 x 8 points and not a multiple of it; two row blocks of odd size; spacing not a power of 2.
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const lattice g = make_lattice(10.0, -20.0, 5.0, 0.37, 300, 5, 3);
+  expect_matches(atoms_around(g, 2500, 3.0, seed), g, "2500 random atoms, 300x5x3");
+}
+
+TEST_P(PotentialStrategy, ThinLattices) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  for (const lattice& g : {make_lattice(0, 0, 0, 0.5, 1, 50, 3), make_lattice(0, 0, 0, 0.5, 1, 1, 1),
+                           make_lattice(0, 0, 0, 0.5, 33, 1, 1)})
+    expect_matches(atoms_around(g, 300, 4.0, seed), g,
+                   std::to_string(g.dims[0]) + "x" + std::to_string(g.dims[1]) + "x" + std::to_string(g.dims[2]));
+}
+
+TEST_P(PotentialStrategy, RealMolecule) {
+  const atoms a = read_pqr(PPL_SHARED_DATA_DIR "/molecules/hca.pqr");
+  ASSERT_GT(a.size(), 2000u);
+  const lattice g = lattice_around(a, 2.5, 3.0);
+  ASSERT_LT(g.size(), 40000u);
+  expect_matches(a, g, "hca.pqr on a 2.5 A lattice");
+}
+
+TEST_P(PotentialStrategy, AtomOnALatticePoint) {
+  const std::uint64_t seed = test_seed();
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const lattice g = make_lattice(1.0, 2.0, 3.0, 0.5, 40, 9, 7);
+  atoms a = atoms_around(g, 200, 1.0, seed);
+  a.push_back(g.coord(0, 17), g.coord(1, 4), g.coord(2, 3), 1.5);         // exactly on point (17, 4, 3)
+  a.push_back(g.coord(0, 3) + 1e-5, g.coord(1, 8), g.coord(2, 6), -1.0);  // r^2 = 1e-10 < 1e-8: excluded
+  a.push_back(g.coord(0, 30), g.coord(1, 2) + 1e-3, g.coord(2, 0), 0.5);  // r^2 = 1e-6: counted (500 e/A)
+  auto s = make_strategy(GetParam());
+  const std::vector<float> v = run_strategy(*s, a, g);
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(std::isfinite(v[i])) << "point " << i;
+  const expected_values e = float64_expected(a, g);
+  const comparison c = compare(v, e);
+  EXPECT_EQ(c.failures, 0u) << c.describe(g, v, e);
+  // The coincident atom is left out at its point, not clamped: the value there stays far below 1.5 / 1e-4.
+  EXPECT_LT(std::abs(v[g.index(17, 4, 3)]), 1e3);
+  EXPECT_GT(v[g.index(30, 2, 0)], 300.0f);
+}
+
+TEST_P(PotentialStrategy, ZeroAtomsGiveZeros) {
+  const lattice g = make_lattice(0, 0, 0, 0.5, 37, 23, 11);
+  auto s = make_strategy(GetParam());
+  const std::vector<float> v = run_strategy(*s, atoms{}, g);
+  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], 0.0f) << "point " << i;
+}
+
+TEST_P(PotentialStrategy, FarAwayCoordinatesGiveTheSameMap) {
+  const atoms a = read_pqr(PPL_SHARED_DATA_DIR "/molecules/1d7h-min.pqr");
+  lattice g = lattice_around(a, 2.0, 2.0);
+  atoms far = a;
+  const double shift[3] = {1e4, -1e4, 1e4};
+  for (std::size_t n = 0; n < far.size(); ++n) {
+    far.x[n] += shift[0];
+    far.y[n] += shift[1];
+    far.z[n] += shift[2];
+  }
+  lattice g_far = g;
+  for (int d = 0; d < 3; ++d) g_far.origin[d] += shift[d];
+  auto s = make_strategy(GetParam());
+  const std::vector<float> near_v = run_strategy(*s, a, g), far_v = run_strategy(*s, far, g_far);
+  const expected_values e = float64_expected(a, g);
+  const comparison c_near = compare(near_v, e), c_far = compare(far_v, e);
+  EXPECT_EQ(c_near.failures, 0u) << c_near.describe(g, near_v, e);
+  EXPECT_EQ(c_far.failures, 0u) << "translated by 1e4 A: " << c_far.describe(g, far_v, e);
+}
+
+TEST_P(PotentialStrategy, UnknownParameterIsReported) {
+  const auto& entry = potential_strategies().get(GetParam(), "test");
+  const config_node params = config_node::from_string("no_such_parameter: 1\n", "job.yaml");
+  auto s = entry.factory(&params);
+  EXPECT_THROW(params.check_all_used(), input_error);
+}
+
+std::string printable(const ::testing::TestParamInfo<std::string>& info) {
+  return info.param;
+}
+
+INSTANTIATE_TEST_SUITE_P(Registry, PotentialStrategy, ::testing::ValuesIn(potential_strategies().names()), printable);
+
+TEST(PotentialRegistry, HasThePortableStrategies) {
+  for (const char* name : {"reference", "scatter", "gather", "gather_coarsened", "gather_coalesced"})
+    EXPECT_NE(potential_strategies().find(name), nullptr) << name;
+#if defined(KOKKOS_ENABLE_CUDA)
+  EXPECT_NE(potential_strategies().find("gather_constmem_cuda"), nullptr);
+  EXPECT_NE(potential_strategies().find("gather_hybrid_rsqrt"), nullptr);
+#else
+  EXPECT_EQ(potential_strategies().find("gather_hybrid_rsqrt"), nullptr);
+#endif
+  try {
+    potential_strategies().get("gather_hybrid", "job.yaml:4:13");
+    FAIL() << "no error for an unknown strategy";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("job.yaml:4:13"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("gather_coalesced"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace ppl::test
