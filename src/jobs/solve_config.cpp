@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
@@ -28,6 +30,11 @@ std::string input_path(const config_node& c, const std::string& key) {
   std::ifstream in(path);
   if (!in) throw input_error(c.where(key) + ": '" + c.key_path(key) + "': cannot open '" + path + "'");
   return path;
+}
+
+bool same_file(const std::string& a, const std::string& b) {
+  namespace fs = std::filesystem;
+  return fs::weakly_canonical(fs::absolute(a)) == fs::weakly_canonical(fs::absolute(b));
 }
 
 std::optional<std::string> output_path(const config_node& out, const std::string& key) {
@@ -129,6 +136,13 @@ solve_config read_solve_config(const config_node& root) {
     s.solution_path = output_path(*out, "solution");
     s.history_path = output_path(*out, "history");
     s.summary_path = output_path(*out, "summary");
+    const std::vector<std::pair<std::string, std::optional<std::string>>> outs = {
+        {"solution", s.solution_path}, {"history", s.history_path}, {"summary", s.summary_path}};
+    for (std::size_t i = 0; i < outs.size(); ++i)
+      for (std::size_t j = i + 1; j < outs.size(); ++j)
+        if (outs[i].second && outs[j].second && same_file(*outs[i].second, *outs[j].second))
+          throw input_error(out->where(outs[j].first) + ": output." + outs[j].first + " and output." + outs[i].first +
+                            " name the same file '" + *outs[j].second + "'");
   }
   return s;
 }

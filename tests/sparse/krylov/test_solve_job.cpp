@@ -156,6 +156,11 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4}\nrhs: twos\n", "'rhs' = 'twos' is not one of"},
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: /nonexistent/dir/s.json}\n",
        "output folder '/nonexistent/dir' does not exist"},
+      {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: s.json, history: ./s.json}\n",
+       "output.summary and output.history name the same file"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {rtol: 0}\n", "both 0"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {initial_guess: ones}\n", "is not one of: zero"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: nothere.mtx}\n", "'rhs.file': cannot open"},
   };
   for (const auto& c : cases) {
     const auto job = write("job.yaml", "job: solve\n" + c.yaml);

@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# On the GPU machine, in one call: the Krylov part of issue 4.
+#   1. test_sparse_krylov on the CUDA backend (every solver x SpMV strategy x Jacobi on/off, 2dcyl1, ani4, ...);
+#   2. `ppl run configs/examples/solve_cd_1m.yaml` (a generated 970k-row system), plain and profiled, and
+#      configs/examples/solve_2dcyl1.yaml;
+#   3. bench_krylov (BiCGSTAB/BiCG per iteration vs memory floor, Eigen on the host CPU with 1 and all threads),
+#      JSON to $OUT/krylov-h200.json (27 per row) and $OUT/krylov-h200-81.json (81 per row);
+#   4. a short table last.
+# Expects (perf/device/pack.sh makes them from the `cuda` preset): .device/bin/{ppl,test_sparse_krylov,bench_krylov},
+# .device/lib/ (the non-system shared libraries: yaml-cpp, fmt, benchmark, gtest), .device/shared/ (../shared).
+# Environment: KRYLOV_ROWS (default 500000,1000000,2000000,3000000), KRYLOV_ITERS (default 100).
+source perf/device/setup.sh
+set -o pipefail
+# The tests read ${repo}/../shared/data: make that path exist beside the checkout as well.
+[ -e ../shared ] || ln -s "$PWD/.device/shared" ../shared 2>/dev/null || true
+status=0
+bin=.device/bin
+export PPL_BENCH_KRYLOV_ROWS=${KRYLOV_ROWS:-500000,1000000,2000000,3000000}
+export PPL_BENCH_KRYLOV_ITERS=${KRYLOV_ITERS:-100}
+
+echo "== test_sparse_krylov (CUDA)"
+timeout 150 "$bin/test_sparse_krylov" --gtest_brief=1 >"$OUT/test_sparse_krylov.log" 2>&1 || status=1
+tail -4 "$OUT/test_sparse_krylov.log"
+
+echo "== ppl run configs/examples/solve_cd_1m.yaml"
+timeout 60 "$bin/ppl" run configs/examples/solve_cd_1m.yaml --set output.summary="$OUT/solve_cd_1m.json" \
+  --set output.history="$OUT/solve_cd_1m_history.csv" 2>&1 | tee "$OUT/solve_cd_1m.txt" | grep -v "  iteration" ||
+  status=1
+timeout 60 "$bin/ppl" run configs/examples/solve_cd_1m.yaml -q --set solver.profile=true \
+  --set output.summary="$OUT/solve_cd_1m_profiled.json" --set output.history="$OUT/solve_cd_1m_profiled.csv" \
+  >"$OUT/solve_cd_1m_profiled.txt" 2>&1 || status=1
+grep -E "outcome|phases|per iteration" "$OUT/solve_cd_1m_profiled.txt"
+timeout 30 "$bin/ppl" run configs/examples/solve_2dcyl1.yaml -q --set output.solution="$OUT/solve_2dcyl1_x.mtx" \
+  --set output.summary="$OUT/solve_2dcyl1.json" >"$OUT/solve_2dcyl1.txt" 2>&1 || status=1
+grep -E "outcome|true residual" "$OUT/solve_2dcyl1.txt"
+
+echo "== bench_krylov (rows: $PPL_BENCH_KRYLOV_ROWS, $PPL_BENCH_KRYLOV_ITERS iterations per solve)"
+for sys in cd27 cd81; do
+  json="$OUT/krylov-h200.json"
+  [ "$sys" = cd81 ] && json="$OUT/krylov-h200-81.json"
+  timeout 200 "$bin/bench_krylov" --benchmark_filter="/$sys/" --benchmark_out="$json" \
+    --benchmark_out_format=json --benchmark_report_aggregates_only=true >"$OUT/bench_krylov_$sys.txt" 2>&1 ||
+    status=1
+done
+
+echo "== summary"
+if command -v python3 >/dev/null; then
+  python3 - "$OUT/krylov-h200.json" "$OUT/krylov-h200-81.json" <<'PY'
+import json, sys, re
+rows = []
+for path in sys.argv[1:]:
+    try:
+        data = json.load(open(path))
+    except Exception as e:
+        print(f"(no {path}: {e})"); continue
+    for b in data["benchmarks"]:
+        if b.get("aggregate_name") != "median": continue
+        rows.append(b)
+def name(b): return b["run_name"].split("/iterations")[0]
+best = {}
+print(f"{'benchmark':58} {'ms/iter':>9} {'x floor':>8} {'GB/s':>7} {'spmv%':>6}")
+for b in rows:
+    n = name(b); t = b["real_time"]
+    if n.startswith("eigen"):
+        print(f"{n:58} {t:9.3f} {'':>8} {'':>7} {'':>6}")
+    else:
+        print(f"{n:58} {t:9.3f} {b['x_floor']:8.2f} {b['eff_GBps']:7.0f} {100*b['spmv_frac']:6.1f}")
+    m = re.match(r"(\w+)/.*/(cd\d+)/rows:(\d+)(?:/threads:(\d+))?", n)
+    if m:
+        key = (m.group(2), int(m.group(3)))
+        who = "eigen_t" + m.group(4) if n.startswith("eigen") else m.group(1)
+        best.setdefault(key, {})
+        if who not in best[key] or t < best[key][who][0]: best[key][who] = (t, n)
+print("\nspeed-up of ppl BiCGSTAB (best strategy, GPU) over Eigen BiCGSTAB (host CPU), per iteration:")
+for key in sorted(best):
+    d = best[key]
+    if "bicgstab" not in d: continue
+    g = d["bicgstab"][0]
+    eig = {k: v[0] for k, v in d.items() if k.startswith("eigen_t")}
+    txt = ", ".join(f"{k[7:]} threads {v / g:.1f}x" for k, v in sorted(eig.items(), key=lambda kv: int(kv[0][7:])))
+    print(f"  {key[0]} {key[1]:>8} rows: {g:.3f} ms ({d['bicgstab'][1].split('/')[1]}); vs Eigen {txt}")
+PY
+else
+  grep -h "_median" "$OUT"/bench_krylov_*.txt | cut -c1-150
+fi
+exit $status

@@ -1,0 +1,280 @@
+// Krylov solver time per iteration against its memory floor, on generated convection-diffusion systems (27 and
+// 81 nonzeros per row), for every solver x SpMV strategy (Jacobi preconditioned, as the 2016 study's stenosis
+// case), plus Eigen's BiCGSTAB + DiagonalPreconditioner on the host with 1 and all threads: the study's "GPU vs
+// one core vs all cores" comparison on one machine.
+//
+// Each benchmark runs a fixed number of iterations (tolerances 0), timed by the solver's own loop timer (the loop
+// ends with a fence) and reported per iteration (manual time). Before timing: one warm-up solve, the SpMV strategy
+// verified against KokkosSparse::spmv (counter spmv_rel_err), one profiled solve (phase fractions), and the gap
+// between the true and the recursive residual after the run (counter residual_gap). The floor: bytes one
+// iteration must move (docs/solver.md derives it from the kernels) at the device-copy bandwidth measured in the
+// same run (counter copy_GBps). Environment: PPL_BENCH_KRYLOV_ROWS=500000,1000000 (row targets),
+// PPL_BENCH_KRYLOV_ITERS (iterations per solve).
+#include <benchmark/benchmark.h>
+
+#include <KokkosBlas1_dot.hpp>
+#include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include "eigen_bicgstab.hpp"
+#include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/krylov.hpp"
+#include "ppl/sparse/matrix_market.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
+
+namespace ppl::bench {
+namespace {
+
+#if defined(KOKKOS_ENABLE_CUDA)
+const std::vector<long> default_rows = {500000, 1000000, 2000000, 3000000};
+constexpr int default_iters = 100;
+#else
+const std::vector<long> default_rows = {60000, 250000};
+constexpr int default_iters = 20;
+#endif
+
+std::vector<long> row_targets() {
+  const char* env = std::getenv("PPL_BENCH_KRYLOV_ROWS");
+  if (!env) return default_rows;
+  std::vector<long> out;
+  std::stringstream ss(env);
+  for (std::string item; std::getline(ss, item, ',');) out.push_back(std::stol(item));
+  return out;
+}
+
+int iterations_per_solve() {
+  const char* env = std::getenv("PPL_BENCH_KRYLOV_ITERS");
+  return env ? std::max(1, std::atoi(env)) : default_iters;
+}
+
+struct bench_system {
+  generated_system g;
+  std::unique_ptr<host_csr> host;  // for Eigen, made on first use
+  std::vector<double> b_host;
+};
+
+// One system at a time stays generated (the large ones take GBs); released before Kokkos::finalize.
+std::unique_ptr<bench_system> current;
+std::pair<int, long> current_key{0, 0};
+
+bench_system& system_for(int components, long rows) {
+  if (!current || current_key != std::make_pair(components, rows)) {
+    current.reset();
+    eigen_release();
+    convection_diffusion_params p;
+    p.components = components;
+    p.n = convection_diffusion_n_for_rows(rows, components);
+    current = std::make_unique<bench_system>();
+    current->g = make_convection_diffusion(p);
+    current_key = {components, rows};
+    static bool hook = false;
+    if (!hook) {
+      Kokkos::push_finalize_hook([] { current.reset(); });
+      hook = true;
+    }
+  }
+  return *current;
+}
+
+// Device copy bandwidth (read + write), median of 10 fenced copies of 2 x 256 MiB (GPU) / 2 x 64 MiB (host).
+double copy_bandwidth() {
+  static double bw = 0;
+  if (bw > 0) return bw;
+#if defined(KOKKOS_ENABLE_CUDA)
+  const std::size_t n = std::size_t(32) << 20;
+#else
+  const std::size_t n = std::size_t(8) << 20;
+#endif
+  vector_view a("copy_a", n), c("copy_b", n);
+  Kokkos::deep_copy(a, 1.0);
+  std::vector<double> t;
+  for (int i = 0; i < 11; ++i) {
+    Kokkos::fence();
+    Kokkos::Timer timer;
+    Kokkos::deep_copy(c, a);
+    Kokkos::fence();
+    if (i > 0) t.push_back(timer.seconds());
+  }
+  std::sort(t.begin(), t.end());
+  bw = 2.0 * 8.0 * double(n) / t[t.size() / 2];
+  return bw;
+}
+
+// Bytes one iteration moves at the least (docs/solver.md, "Memory floor"): the matrix once per SpMV (8 B value +
+// 4 B column per nonzero, the row offsets), x read and y written once per SpMV, and `passes` vector passes of
+// 8 B per row in the vector kernels.
+double floor_bytes(const std::string& solver, bool jacobi, const crs_matrix& A) {
+  const double n = A.numRows(), nnz = double(A.nnz());
+  const double spmv = 12.0 * nnz + double(sizeof(crs_matrix::size_type)) * (n + 1) + 16.0 * n;
+  const int passes = solver == "bicgstab" ? (jacobi ? 25 : 18) : (jacobi ? 25 : 17);
+  return 2.0 * spmv + 8.0 * passes * n;
+}
+
+// Per row: v[0] = |y_i - yref_i|, v[1] = sum_j |a_ij x_j| (the scale of its rounding); both reduced by max.
+struct spmv_error_functor {
+  using value_type = double[];
+  using size_type = int;
+  const size_type value_count = 2;
+  crs_matrix::row_map_type row_map;
+  crs_matrix::index_type entries;
+  crs_matrix::values_type values;
+  const_vector_view x, y, yref;
+  KOKKOS_INLINE_FUNCTION void init(value_type v) const { v[0] = v[1] = 0.0; }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+    d[0] = d[0] > s[0] ? d[0] : s[0];
+    d[1] = d[1] > s[1] ? d[1] : s[1];
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, value_type v) const {
+    double s = 0;
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) s += Kokkos::Experimental::fabs(values(k) * x(entries(k)));
+    v[0] = Kokkos::Experimental::fmax(v[0], Kokkos::Experimental::fabs(y(i) - yref(i)));
+    v[1] = Kokkos::Experimental::fmax(v[1], s);
+  }
+};
+
+// max_i |y_i - y_ref_i| / max_i sum_j |a_ij x_j| against KokkosSparse::spmv, x = the manufactured solution.
+double verify_spmv(spmv_strategy& s, const crs_matrix& A, const_vector_view x) {
+  vector_view y("y", A.numRows()), yref("yref", A.numRows());
+  s.apply(A, x, y);
+  KokkosSparse::spmv("N", 1.0, A, x, 0.0, yref);
+  spmv_error_functor f{2, A.graph.row_map, A.graph.entries, A.values, x, y, yref};
+  Kokkos::View<double[2], Kokkos::HostSpace> out("err");
+  Kokkos::parallel_reduce("ppl::bench::verify_spmv", Kokkos::RangePolicy<sparse_space>(0, A.numRows()), f, out);
+  return out(1) > 0 ? out(0) / out(1) : out(0);
+}
+
+void bm_ppl(benchmark::State& st, const std::string& solver, const std::string& strategy, int components, long rows,
+            bool jacobi) {
+  auto& sys = system_for(components, rows);
+  const auto& A = sys.g.A;
+  auto spmv = make_spmv_strategy(strategy);
+  spmv->prepare(A);
+  const double spmv_err = verify_spmv(*spmv, A, sys.g.x_exact);
+  solver_options o;
+  o.rtol = 0.0;
+  o.atol = 0.0;
+  o.max_iters = iterations_per_solve();
+  o.preconditioner = jacobi ? preconditioner_kind::jacobi : preconditioner_kind::none;
+  vector_view x("x", A.numRows());
+  // Profiled solve: phase fractions (fenced, so not the timed run).
+  o.profile = true;
+  auto profiled = solvers().get(solver, "bench").factory(o)->solve(A, *spmv, sys.g.b, x);
+  o.profile = false;
+  auto s = solvers().get(solver, "bench").factory(o);
+  Kokkos::deep_copy(x, 0.0);
+  s->solve(A, *spmv, sys.g.b, x);  // warm-up
+  solver_result r;
+  for (auto _ : st) {
+    Kokkos::deep_copy(x, 0.0);
+    Kokkos::fence();
+    r = s->solve(A, *spmv, sys.g.b, x);
+    if (r.iterations == 0) {
+      st.SkipWithError(("solver stopped at once: " + to_string(r.outcome)).c_str());
+      break;
+    }
+    st.SetIterationTime(r.times.iterate / r.iterations);
+  }
+  const double t_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
+  const double bytes = floor_bytes(solver, jacobi, A), bw = copy_bandwidth();
+  const double phases =
+      profiled.times.spmv + profiled.times.dot + profiled.times.update + profiled.times.precond + profiled.times.host;
+  st.counters["rows"] = A.numRows();
+  st.counters["nnz_per_row"] = double(A.nnz()) / A.numRows();
+  st.counters["iterations"] = r.iterations;
+  st.counters["floor_MB"] = bytes / 1e6;
+  st.counters["copy_GBps"] = bw / 1e9;
+  st.counters["floor_ms"] = 1e3 * bytes / bw;
+  st.counters["x_floor"] = t_iter > 0 ? t_iter / (bytes / bw) : 0.0;
+  st.counters["eff_GBps"] = t_iter > 0 ? bytes / t_iter / 1e9 : 0.0;
+  st.counters["spmv_rel_err"] = spmv_err;
+  st.counters["residual_gap"] = std::fabs(r.true_residual_norm - r.residual_norm) / r.b_norm;
+  st.counters["true_residual"] = r.true_residual;
+  st.counters["spmv_frac"] = phases > 0 ? profiled.times.spmv / phases : 0.0;
+  st.counters["dot_frac"] = phases > 0 ? profiled.times.dot / phases : 0.0;
+  st.counters["update_frac"] = phases > 0 ? profiled.times.update / phases : 0.0;
+  st.counters["precond_frac"] = phases > 0 ? profiled.times.precond / phases : 0.0;
+  st.counters["host_frac"] = phases > 0 ? profiled.times.host / phases : 0.0;
+  st.SetLabel(spmv->describe());
+}
+
+void bm_eigen(benchmark::State& st, int components, long rows, int threads) {
+  auto& sys = system_for(components, rows);
+  if (!sys.host) {
+    sys.host = std::make_unique<host_csr>(to_host(sys.g.A));
+    auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), sys.g.b);
+    sys.b_host.assign(b.data(), b.data() + b.extent(0));
+  }
+  const int iters = std::max(5, iterations_per_solve() / 4);
+  eigen_bicgstab(*sys.host, sys.b_host, 2, threads);  // warm-up (and the Eigen matrix)
+  eigen_run r;
+  for (auto _ : st) {
+    r = eigen_bicgstab(*sys.host, sys.b_host, iters, threads);
+    st.SetIterationTime(r.seconds / std::max(1, r.iterations));
+  }
+  st.counters["rows"] = sys.host->rows;
+  st.counters["nnz_per_row"] = double(sys.host->values.size()) / sys.host->rows;
+  st.counters["iterations"] = r.iterations;
+  st.counters["threads"] = threads;
+  st.counters["true_residual"] = r.true_residual;
+}
+
+int host_threads() {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return omp_get_max_threads();
+#else
+  return std::max(1u, std::thread::hardware_concurrency());
+#endif
+}
+
+// Registered before main (perf/main.cpp runs what is registered). Names:
+// <solver>/<spmv>/<jacobi|none>/cd<27|81>/rows:<target>, eigen_bicgstab/jacobi/cd<27|81>/rows:<target>/threads:<t>.
+const bool registered = [] {
+  for (int components : {1, 3}) {
+    const std::string sys = components == 1 ? "cd27" : "cd81";
+    for (long rows : row_targets()) {
+      for (const auto& solver : solvers().names())
+        for (const auto& strategy : spmv_strategies().names()) {
+          const std::string name = solver + "/" + strategy + "/jacobi/" + sys + "/rows:" + std::to_string(rows);
+          benchmark::RegisterBenchmark(name.c_str(), bm_ppl, solver, strategy, components, rows, true)
+              ->UseManualTime()
+              ->Iterations(1)
+              ->Repetitions(5)
+              ->ReportAggregatesOnly(false)
+              ->Unit(benchmark::kMillisecond);
+        }
+      const std::string plain = "bicgstab/kokkos_kernels/none/" + sys + "/rows:" + std::to_string(rows);
+      benchmark::RegisterBenchmark(plain.c_str(), bm_ppl, std::string("bicgstab"), std::string("kokkos_kernels"),
+                                   components, rows, false)
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Repetitions(5)
+          ->Unit(benchmark::kMillisecond);
+      std::vector<int> threads = {1};
+      if (host_threads() > 1) threads.push_back(host_threads());
+      for (int t : threads) {
+        const std::string name =
+            "eigen_bicgstab/jacobi/" + sys + "/rows:" + std::to_string(rows) + "/threads:" + std::to_string(t);
+        benchmark::RegisterBenchmark(name.c_str(), bm_eigen, components, rows, t)
+            ->UseManualTime()
+            ->Iterations(1)
+            ->Repetitions(3)
+            ->Unit(benchmark::kMillisecond);
+      }
+    }
+  }
+  return true;
+}();
+
+}  // namespace
+}  // namespace ppl::bench
