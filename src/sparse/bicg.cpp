@@ -72,6 +72,7 @@ solver_result bicg::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector
     return std::sqrt(sl.host(cur, rr_slot));
   };
   double rnorm = start_recurrence(false, 0);
+  spmv.apply_transpose(A, r, qt);  // builds the strategy's cached transpose (if it uses one) in the setup time
   const double tol = stop_tolerance(o_, res.b_norm);
   record(o_, res, 0, rnorm);
   res.times.setup = total.seconds();
