@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# On the GPU machine, in one call: the direct-summation part of issue 3.
+#   1. test_potential_strategies on the CUDA backend (every registered strategy, parameter sweeps, edge cases);
+#   2. bench_potential, 5 repetitions, aggregates only, JSON to $OUT/potential-h200.json (text in bench.txt);
+#   3. SASS of the hot kernels (cuobjdump -sass) into $OUT/sass-<kernel>.txt, with an opcode histogram each;
+#   4. a short table last (median per benchmark: ms, atom-evaluations/s, fraction of the rsqrt ceiling, error).
+# Expects (perf/device/pack.sh makes them from the `cuda` preset): .device/bin/{ppl,test_potential_strategies,
+# bench_potential}, .device/lib/ (the non-system shared libraries: yaml-cpp, fmt, benchmark, gtest),
+# .device/shared/ (../shared). Run with `.device` carried. Environment: POTENTIAL_BENCH_FILTER (a
+# --benchmark_filter regex, default all), POTENTIAL_REPETITIONS (default 5).
+source perf/device/setup.sh
+set -o pipefail
+[ -e ../shared ] || ln -s "$PWD/.device/shared" ../shared 2>/dev/null || true
+OUT=${OUT:-out/potential}
+mkdir -p "$OUT"
+bin=.device/bin
+status=0
+
+echo "== test_potential_strategies (CUDA)"
+timeout 180 "$bin/test_potential_strategies" --gtest_brief=1 --gtest_output="xml:$OUT/test_potential_strategies.xml" \
+  >"$OUT/test_potential_strategies.log" 2>&1 || status=1
+tail -4 "$OUT/test_potential_strategies.log"
+
+echo "== bench_potential"
+timeout 420 "$bin/bench_potential" --benchmark_filter="${POTENTIAL_BENCH_FILTER:-.}" \
+  --benchmark_out="$OUT/potential-h200.json" --benchmark_out_format=json \
+  --benchmark_repetitions="${POTENTIAL_REPETITIONS:-5}" --benchmark_report_aggregates_only=true \
+  >"$OUT/bench.txt" 2>&1 || status=1
+grep -cE "_median" "$OUT/bench.txt" | sed 's/^/median rows: /'
+
+echo "== SASS"
+cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
+if [ -x "$cuobjdump" ]; then
+  "$cuobjdump" -sass "$bin/bench_potential" >"$OUT/sass-all.txt" 2>&1 || status=1
+  # One file per kernel of interest, found by its mangled name: Function sections of cuobjdump's listing.
+  for pair in gather_coalesced_C8:coalesced_kernelILi8EE gather_coarsened_C8:coarsened_kernelILi8EE \
+    gather_fast:gather_kernelILb1EE gather_ieee:gather_kernelILb0EE constmem_C8:constmem_kernelILi8EE \
+    hybrid_P16_S0:hybrid_kernelILi16ELi0EE hybrid_P16_S3:hybrid_kernelILi16ELi3EE \
+    baseline_rsqrtf:coulomb_kernelILN12ppl_baseline10rsqrt_kindE0EE \
+    baseline_ftz:coulomb_kernelILN12ppl_baseline10rsqrt_kindE1EE; do
+    name=${pair%%:*} key=${pair#*:}
+    awk -v key="$key" '/Function : / {keep = index($0, key) > 0} keep' "$OUT/sass-all.txt" >"$OUT/sass-$name.txt"
+    # Opcode histogram (first word after the /*addr*/ column), most frequent first.
+    sed -nE 's#^ +/\*[0-9a-f]{4,}\*/ +(@P?!?[A-Z0-9]+ +)?([A-Z][A-Z0-9_.]*).*#\2#p' "$OUT/sass-$name.txt" |
+      sort | uniq -c | sort -rn >"$OUT/sass-$name.histogram.txt"
+    printf '%-18s %6s instructions, MUFU.RSQ %s\n' "$name" "$(awk '{s+=$1} END {print s+0}' "$OUT/sass-$name.histogram.txt")" \
+      "$(grep -c 'MUFU.RSQ' "$OUT/sass-$name.txt")"
+  done
+else
+  echo "cuobjdump not found: no SASS"
+fi
+
+echo "== summary (median of ${POTENTIAL_REPETITIONS:-5}; evals/s = atom-evaluations per second)"
+if command -v python3 >/dev/null && [ -s "$OUT/potential-h200.json" ]; then
+  python3 - "$OUT/potential-h200.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(f"{'benchmark':58} {'ms':>9} {'evals/s':>10} {'ceiling':>8} {'rel L2':>9}")
+for b in d["benchmarks"]:
+    if b.get("aggregate_name") != "median":
+        continue
+    name = b["run_name"].replace("potential/", "").replace("/min_time:0.200/manual_time", "")
+    print(f"{name:58} {b['real_time']:9.3f} {b.get('evals_per_s', 0):10.3e} "
+          f"{b.get('rsqrt_ceiling_fraction', 0):8.3f} {b.get('verify_rel_l2', 0):9.2e}")
+PY
+else
+  grep -E "_median" "$OUT/bench.txt" | awk '{print $1, $2, $3}'
+fi
+exit $status
