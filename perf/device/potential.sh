@@ -36,8 +36,8 @@ if [ -x "$cuobjdump" ]; then
   for pair in gather_coalesced_C8:coalesced_kernelILi8EE gather_coarsened_C8:coarsened_kernelILi8EE \
     gather_fast:gather_kernelILb1EE gather_ieee:gather_kernelILb0EE constmem_C8:constmem_kernelILi8EE \
     hybrid_P16_S0:hybrid_kernelILi16ELi0EE hybrid_P16_S3:hybrid_kernelILi16ELi3EE \
-    baseline_rsqrtf:coulomb_kernelILN12ppl_baseline10rsqrt_kindE0EE \
-    baseline_ftz:coulomb_kernelILN12ppl_baseline10rsqrt_kindE1EE; do
+    baseline_rsqrtf:coulomb_kernelILNS_10rsqrt_kindE0EE \
+    baseline_ftz:coulomb_kernelILNS_10rsqrt_kindE1EE; do
     name=${pair%%:*} key=${pair#*:}
     awk -v key="$key" '/Function : / {keep = index($0, key) > 0} keep' "$OUT/sass-all.txt" >"$OUT/sass-$name.txt"
     # Opcode histogram (first word after the /*addr*/ column), most frequent first.
