@@ -75,6 +75,8 @@ atoms read_input(const config_node& root) {
   const auto size = fixed_list(w, "size", 3, {});
   for (double s : size)
     if (!(s > 0 && s <= 2000)) throw input_error(w.where("size") + ": water_box.size values must be in (0, 2000] A");
+  if (size[0] * size[1] * size[2] > 1e9)  // 1e8 atoms, the limit of input.random too
+    throw input_error(w.where("size") + ": water_box volume above 1e9 A^3 (1e8 atoms)");
   const long seed = w.get_in<long>("seed", 1, 0, std::numeric_limits<long>::max());
   return water_box(size[0], size[1], size[2], std::uint64_t(seed));
 }

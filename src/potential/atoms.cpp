@@ -151,17 +151,19 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
     cell[d] = l[d] / n[d];
   }
   const std::size_t cells = std::size_t(n[0]) * n[1] * n[2];
+  if (cells >= (std::size_t(1) << 31))
+    throw input_error("water_box: a box of " + std::to_string(lx * ly * lz) + " A^3 is too large");
   const std::size_t molecules = std::min(cells, std::size_t(std::llround(lx * ly * lz / 30.0)));
   std::mt19937_64 rng(seed);
   // The first `molecules` entries of a partial Fisher-Yates shuffle are the occupied cells.
-  std::vector<std::size_t> order(cells);
-  for (std::size_t c = 0; c < cells; ++c) order[c] = c;
+  std::vector<std::uint32_t> order(cells);  // 4 bytes per cell: boxes up to ~1e9 A^3 stay affordable
+  for (std::size_t c = 0; c < cells; ++c) order[c] = std::uint32_t(c);
   for (std::size_t c = 0; c < molecules; ++c)
     std::swap(order[c], order[c + std::min(cells - c - 1, std::size_t(unit(rng) * double(cells - c)))]);
-  std::vector<std::size_t> occupied(order.begin(), order.begin() + std::ptrdiff_t(molecules));
+  std::vector<std::uint32_t> occupied(order.begin(), order.begin() + std::ptrdiff_t(molecules));
+  std::vector<std::uint32_t>().swap(order);  // free it before the atoms grow
   std::sort(occupied.begin(), occupied.end());
-  std::vector<std::array<vec3, 3>> placed(cells);  // per cell: O, H1, H2
-  std::vector<unsigned char> filled(cells, 0);
+  std::vector<std::int32_t> molecule_in(cells, -1);  // per cell: the molecule placed there (atoms 3m .. 3m+2)
 
   atoms a;
   std::ostringstream src;
@@ -170,7 +172,7 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
   // The H positions in the molecule frame: symmetric about +z, in the xz plane.
   const vec3 h1{r_oh * std::sin(angle / 2), 0.0, r_oh * std::cos(angle / 2)};
   const vec3 h2{-h1[0], 0.0, h1[2]};
-  for (std::size_t c : occupied) {
+  for (const std::size_t c : occupied) {
     const int idx[3] = {int(c % std::size_t(n[0])), int(c / std::size_t(n[0]) % std::size_t(n[1])),
                         int(c / (std::size_t(n[0]) * std::size_t(n[1])))};
     std::array<vec3, 3> m{};
@@ -189,16 +191,16 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
             const int i = idx[0] + di, j = idx[1] + dj, k = idx[2] + dk;
             if (i < 0 || j < 0 || k < 0 || i >= n[0] || j >= n[1] || k >= n[2]) continue;
             const std::size_t other = (std::size_t(k) * n[1] + j) * n[0] + i;
-            if (!filled[other]) continue;
+            if (molecule_in[other] < 0) continue;
             for (const auto& p : m)
-              for (const auto& q : placed[other]) {
-                const double dx = p[0] - q[0], dy = p[1] - q[1], dz = p[2] - q[2];
+              for (std::size_t t = 3 * std::size_t(molecule_in[other]), e = t + 3; t < e; ++t) {
+                const double dx = p[0] - a.x[t], dy = p[1] - a.y[t], dz = p[2] - a.z[t];
                 ok = ok && dx * dx + dy * dy + dz * dz >= min_distance * min_distance;
               }
           }
     }
     if (!ok) throw input_error("water_box: cannot place a molecule in a " + src.str() + "; the box is too small");
-    placed[c] = m, filled[c] = 1;
+    molecule_in[c] = std::int32_t(a.size() / 3);
     a.push_back(m[0][0], m[0][1], m[0][2], q_o, r_o);
     a.push_back(m[1][0], m[1][1], m[1][2], q_h, r_h);
     a.push_back(m[2][0], m[2][1], m[2][2], q_h, r_h);
