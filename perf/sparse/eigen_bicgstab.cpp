@@ -5,8 +5,11 @@
 
 #include <Eigen/IterativeLinearSolvers>
 #include <Eigen/SparseCore>
+#include <algorithm>
 #include <chrono>
+#include <limits>
 #include <memory>
+#include <stdexcept>
 
 namespace ppl::bench {
 namespace {
@@ -22,17 +25,18 @@ std::unique_ptr<cached_matrix> cache;
 
 const sp_matrix& eigen_matrix(const host_csr& h) {
   if (cache && cache->source == &h && cache->nnz == h.values.size()) return cache->A;
+  if (h.values.size() > std::size_t(std::numeric_limits<int>::max()))
+    throw std::runtime_error("eigen_bicgstab: more than 2^31 - 1 nonzeros");
   cache = std::make_unique<cached_matrix>();
   cache->source = &h;
   cache->nnz = h.values.size();
   auto& A = cache->A;
+  // Compressed row-major storage is CSR: copy the three arrays (columns are sorted within rows in host_csr).
   A.resize(h.rows, h.cols);
-  std::vector<int> counts(h.rows);
-  for (int i = 0; i < h.rows; ++i) counts[i] = int(h.row_map[i + 1] - h.row_map[i]);
-  A.reserve(Eigen::Map<const Eigen::VectorXi>(counts.data(), h.rows));
-  for (int i = 0; i < h.rows; ++i)
-    for (auto k = h.row_map[i]; k < h.row_map[i + 1]; ++k) A.insert(i, h.entries[k]) = h.values[k];
-  A.makeCompressed();
+  A.resizeNonZeros(Eigen::Index(h.values.size()));
+  for (int i = 0; i <= h.rows; ++i) A.outerIndexPtr()[i] = int(h.row_map[i]);
+  std::copy(h.entries.begin(), h.entries.end(), A.innerIndexPtr());
+  std::copy(h.values.begin(), h.values.end(), A.valuePtr());
   return A;
 }
 
