@@ -87,6 +87,18 @@ std::vector<variant> variants() {
       v.push_back(
           {std::string(s) + "/C=" + std::to_string(c), s, "coarsening: " + std::to_string(c), false, true, false});
   }
+  // Team shape and tile size of the portable kernel (GPU only: host teams are one thread). Smaller teams and tiles
+  // give finer-grained blocks (less idle time in the last wave) at the price of more barriers per atom.
+  if (default_space_is_gpu())
+    for (const char* shape :
+         {"{coarsening: 8, block_rows: 1, tile_atoms: 256}", "{coarsening: 8, block_rows: 2, tile_atoms: 512}",
+          "{coarsening: 8, block_rows: 8, tile_atoms: 1024}", "{coarsening: 16, block_rows: 2, tile_atoms: 512}",
+          "{coarsening: 16, block_rows: 4, tile_atoms: 2048}"}) {
+      std::string label = shape;
+      for (const char* drop : {"{", "}", " ", "coarsening:", "block_rows:", "tile_atoms:"})
+        for (std::size_t at; (at = label.find(drop)) != std::string::npos;) label.erase(at, std::string(drop).size());
+      v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced", shape, false, true, false});
+    }
   if (potential_strategies().find("gather_hybrid_rsqrt"))
     for (int p : {8, 16})
       for (int s = 0; s <= 8; ++s)
