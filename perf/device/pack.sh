@@ -11,7 +11,7 @@ cmake --preset cuda >/dev/null
 cmake --build --preset cuda
 rm -rf .device
 mkdir -p .device/bin .device/lib
-for exe in build/cuda/ppl build/cuda/tests/test_* build/cuda/perf/*/bench_*; do
+for exe in build/cuda/ppl build/cuda/tests/test_* build/cuda/tests/*/test_* build/cuda/perf/*/bench_*; do
   [ -x "$exe" ] && [ -f "$exe" ] && cp "$exe" .device/bin/
 done
 for exe in .device/bin/*; do

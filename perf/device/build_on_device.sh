@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# On the GPU machine (16 cores): build the cuda variant there instead of carrying binaries. Needs .devkit/ carried:
+#   .devkit/kokkos-cuda  a copy of ~/.cache/ppl-deps/kokkos-cuda (Kokkos + Kokkos Kernels, CUDA variant)
+#   .devkit/root         Debian packages unpacked with dpkg -x (yaml-cpp, fmt, CLI11, nlohmann-json, GoogleTest,
+#                        Google Benchmark, Eigen): `perf/device/make_devkit.sh` makes both here.
+# Then fills .device/bin and .device/lib as perf/device/pack.sh does, so the other device scripts run unchanged.
+set -euo pipefail
+kit=$PWD/.devkit
+mkdir -p /root/.cache/ppl-deps
+ln -sfn "$kit/kokkos-cuda" /root/.cache/ppl-deps/kokkos-cuda
+# Kokkos' exported targets name the CUDA libraries by this machine's layout (/usr/local/cuda/lib/...).
+for lib in stubs/libcuda.so libcudart.so; do
+  if [ ! -e "/usr/local/cuda/lib/$lib" ]; then
+    found=$(find -L /usr/local/cuda/ /usr/local/cuda/lib64 -path "*$lib" 2>/dev/null | head -1)
+    mkdir -p "$(dirname "/usr/local/cuda/lib/$lib")" && ln -sf "$found" "/usr/local/cuda/lib/$lib"
+  fi
+done
+start=$(date +%s)
+cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" >/dev/null
+cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || { tail -60 build/device/build.log; exit 1; }
+echo "device build: $(( $(date +%s) - start )) s"
+mkdir -p .device/bin .device/lib
+for exe in build/device/ppl build/device/tests/test_* build/device/tests/*/test_* build/device/perf/*/bench_*; do
+  [ -x "$exe" ] && [ -f "$exe" ] && cp "$exe" .device/bin/
+done
+cp -P "$kit"/root/usr/lib/x86_64-linux-gnu/lib{yaml-cpp,fmt,benchmark}.so* .device/lib/
+[ -d .device/shared ] || { [ -d /work/shared ] && ln -s /work/shared .device/shared; } || true
+ls .device/bin
