@@ -9,7 +9,7 @@
 //    singularity test runs once per atom and row (warp-uniform), not per pair.
 // Lattice sizes need not be multiples of C x block_width or block_rows: out-of-range threads compute on a clamped
 // row/column, take part in the loads and barriers, and store nothing. Defaults: GPU block_width = 32 (smaller,
-// down to 8, when a row is shorter than 32 x C, so short rows waste less), block_rows = 128 / block_width,
+// down to 8, when a row is shorter than 32 x C, so short rows waste less), block_rows = 256 / block_width,
 // tile_atoms = 1024; host: one-thread teams (block 1 x 1) whose C consecutive points vectorise, tile 2048.
 #include <limits>
 
@@ -114,7 +114,7 @@ class coalesced_strategy final : public potential_strategy {
         while (width < 32 && width * C < g.dims[0]) width *= 2;
       }
     }
-    if (rows == 0) rows = gpu ? 128 / width : 1;
+    if (rows == 0) rows = gpu ? 256 / width : 1;  // 256-thread teams: 1.7% faster than 128 on the H200 (run 1)
     const int tile = tile_ != 0 ? tile_ : gpu ? 1024 : 2048;
     const int nrows = g.dims[1] * g.dims[2];
     const int blocks_x = int(ceil_div(g.dims[0], std::int64_t(width) * C));
