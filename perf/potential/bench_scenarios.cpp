@@ -99,6 +99,16 @@ std::vector<variant> variants() {
         for (std::size_t at; (at = label.find(drop)) != std::string::npos;) label.erase(at, std::string(drop).size());
       v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced", shape, false, true, false});
     }
+  // Constant-memory pass size (run 1: the constant-memory kernels collapsed in some launch shapes).
+  for (const char* s : {"gather_constmem_cuda", "gather_hybrid_rsqrt"})
+    if (potential_strategies().find(s))
+      for (int pass : {128, 256, 512, 1024})
+        v.push_back({std::string(s) + "/atoms_per_pass=" + std::to_string(pass), s,
+                     "atoms_per_pass: " + std::to_string(pass), false, true, false});
+  if (potential_strategies().find("gather_constmem_cuda"))
+    for (int pass : {128, 512})
+      v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
+                   "{coarsening: 16, atoms_per_pass: " + std::to_string(pass) + "}", false, true, false});
   if (potential_strategies().find("gather_hybrid_rsqrt"))
     for (int p : {8, 16})
       for (int s = 0; s <= 8; ++s)

@@ -53,7 +53,7 @@ struct constmem_kernel {
 
 class constmem_strategy final : public potential_strategy {
  public:
-  explicit constmem_strategy(int c) : c_(c) {}
+  constmem_strategy(int c, int pass) : c_(c), pass_(pass) {}
   void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
     static_assert(sizeof(atom4) == sizeof(float4), "atoms are copied as float4");
     profiling_region region("gather_constmem_cuda");
@@ -62,19 +62,19 @@ class constmem_strategy final : public potential_strategy {
     } else {
       switch (c_) {
         case 1:
-          run<1>(a, g, out);
+          run<1>(a, g, out, pass_);
           break;
         case 2:
-          run<2>(a, g, out);
+          run<2>(a, g, out, pass_);
           break;
         case 4:
-          run<4>(a, g, out);
+          run<4>(a, g, out, pass_);
           break;
         case 8:
-          run<8>(a, g, out);
+          run<8>(a, g, out, pass_);
           break;
         default:
-          run<16>(a, g, out);
+          run<16>(a, g, out, pass_);
           break;
       }
     }
@@ -83,13 +83,13 @@ class constmem_strategy final : public potential_strategy {
 
  private:
   template <int C>
-  static void run(const device_atoms& a, const lattice& g, potential_view out) {
+  static void run(const device_atoms& a, const lattice& g, potential_view out, int pass) {
     const Kokkos::Cuda space;
     const int blocks_x = int(ceil_div(g.dims[0], 32 * C));
     const std::int64_t threads = std::int64_t(blocks_x) * g.dims[1] * g.dims[2] * 32;
     const std::size_t n = a.size();
-    for (std::size_t first = 0; first < n; first += constmem_atoms) {
-      const int count = int(std::min<std::size_t>(constmem_atoms, n - first));
+    for (std::size_t first = 0; first < n; first += std::size_t(pass)) {
+      const int count = int(std::min<std::size_t>(std::size_t(pass), n - first));
       // Same stream as the kernels: the copy waits for the previous chunk's kernel, the next kernel for the copy.
       const cudaError_t e = cudaMemcpyToSymbolAsync(constmem_atom_chunk, a.data.data() + first, count * sizeof(atom4),
                                                     0, cudaMemcpyDeviceToDevice, space.cuda_stream());
@@ -100,13 +100,16 @@ class constmem_strategy final : public potential_strategy {
                            constmem_kernel<C>{out, g.dims[0], g.dims[1], blocks_x, count, float(g.spacing), first > 0});
     }
   }
-  int c_;
+  int c_, pass_;
 };
 
 }  // namespace
 
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params) {
-  return std::make_unique<constmem_strategy>(read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16}));
+  // atoms_per_pass: atoms per constant-memory pass and launch (at most the 1920 that fit). Smaller passes keep
+  // the chunk every warp of an SM sweeps inside a smaller part of the constant cache, at one launch per pass.
+  return std::make_unique<constmem_strategy>(read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16}),
+                                             read_int_in(params, "atoms_per_pass", constmem_atoms, 32, constmem_atoms));
 }
 
 }  // namespace ppl::potential_detail

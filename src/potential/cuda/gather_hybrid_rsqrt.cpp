@@ -91,13 +91,13 @@ struct hybrid_kernel {
 };
 
 template <int P, int S>
-void run_hybrid(const device_atoms& a, const lattice& g, potential_view out) {
+void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, int pass) {
   const Kokkos::Cuda space;
   const int blocks_x = int(ceil_div(g.dims[0], 32 * P));
   const std::int64_t threads = std::int64_t(blocks_x) * g.dims[1] * g.dims[2] * 32;
   const std::size_t n = a.size();
-  for (std::size_t first = 0; first < n; first += hybrid_atoms) {
-    const int count = int(std::min<std::size_t>(hybrid_atoms, n - first));
+  for (std::size_t first = 0; first < n; first += std::size_t(pass)) {
+    const int count = int(std::min<std::size_t>(std::size_t(pass), n - first));
     const cudaError_t e = cudaMemcpyToSymbolAsync(hybrid_atom_chunk, a.data.data() + first, count * sizeof(atom4), 0,
                                                   cudaMemcpyDeviceToDevice, space.cuda_stream());
     if (e != cudaSuccess) throw error(exit_code::failure, std::string("gather_hybrid_rsqrt: ") + cudaGetErrorString(e));
@@ -107,7 +107,7 @@ void run_hybrid(const device_atoms& a, const lattice& g, potential_view out) {
   }
 }
 
-using run_fn = void (*)(const device_atoms&, const lattice&, potential_view);
+using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, int);
 
 template <int P, int... S>
 constexpr std::array<run_fn, sizeof...(S)> run_table(std::integer_sequence<int, S...>) {
@@ -122,19 +122,20 @@ run_fn pick(int p, int s) {
 
 class hybrid_strategy final : public potential_strategy {
  public:
-  hybrid_strategy(int p, int s) : run_(pick(p, s)) {}
+  hybrid_strategy(int p, int s, int pass) : run_(pick(p, s)), pass_(pass) {}
   void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
     static_assert(sizeof(atom4) == sizeof(float4), "atoms are copied as float4");
     profiling_region region("gather_hybrid_rsqrt");
     if (a.size() == 0)
       Kokkos::deep_copy(out, 0.0f);
     else
-      run_(a, g, out);
+      run_(a, g, out, pass_);
     Kokkos::fence();
   }
 
  private:
   run_fn run_;
+  int pass_;
 };
 
 }  // namespace
@@ -144,7 +145,8 @@ std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt(const config_node* 
   // with S = 0); every P = 16 variant ran at about half that.
   const int p = read_int_choice(params, "points_per_thread", 8, {8, 16});
   const int s = read_int_in(params, "software_points", 1, 0, p);
-  return std::make_unique<hybrid_strategy>(p, s);
+  const int pass = read_int_in(params, "atoms_per_pass", hybrid_atoms, 32, hybrid_atoms);  // see gather_constmem.cpp
+  return std::make_unique<hybrid_strategy>(p, s, pass);
 }
 
 }  // namespace ppl::potential_detail

@@ -24,6 +24,10 @@ std::vector<sweep_case> sweep_cases() {
   out.push_back({"gather_coalesced", "{coarsening: 8, block_width: 32, block_rows: 3, tile_atoms: 100}"});
   out.push_back({"gather_coalesced", "{coarsening: 2, block_width: 16, block_rows: 5, tile_atoms: 2048}"});
 #endif
+  if (potential_strategies().find("gather_constmem_cuda"))
+    out.push_back({"gather_constmem_cuda", "{coarsening: 4, atoms_per_pass: 100}"});
+  if (potential_strategies().find("gather_hybrid_rsqrt"))
+    out.push_back({"gather_hybrid_rsqrt", "{points_per_thread: 8, software_points: 1, atoms_per_pass: 333}"});
   if (potential_strategies().find("gather_hybrid_rsqrt"))
     for (int p : {8, 16})
       for (int s : {0, 1, 3, p / 2, p})
