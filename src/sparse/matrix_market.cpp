@@ -59,7 +59,6 @@ class mm_lines {
     }
     return false;
   }
-  long line_no() const { return line_no_; }
 
  private:
   std::string path_;
