@@ -173,8 +173,12 @@ TEST_P(outcomes_generated, profile_times_the_phases_and_plain_runs_do_not) {
   EXPECT_GT(prof.times.precond, 0.0);
   EXPECT_LE(prof.times.spmv + prof.times.dot + prof.times.update + prof.times.precond + prof.times.host,
             prof.times.iterate * 1.001);
-  EXPECT_EQ(prof.iterations, plain_run.iterations);  // the same iteration either way
-  EXPECT_EQ(prof.history, plain_run.history);
+  // The same iteration either way. Not bitwise: kokkos_kernels' transpose product (BiCG) sums with atomics on GPUs,
+  // so two runs differ in the last bits.
+  EXPECT_EQ(prof.iterations, plain_run.iterations);
+  ASSERT_EQ(prof.history.size(), plain_run.history.size());
+  for (std::size_t k = 0; k < prof.history.size(); ++k)
+    EXPECT_NEAR(prof.history[k], plain_run.history[k], 1e-10 * plain_run.history[0]) << k;
 }
 
 TEST_P(outcomes_generated, progress_is_reported_every_n_iterations) {
