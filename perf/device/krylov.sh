@@ -6,8 +6,9 @@
 #   3. bench_krylov (BiCGSTAB/BiCG per iteration vs memory floor, Eigen on the host CPU with 1 and all threads),
 #      JSON per part in $OUT/krylov-h200-{cd27,cd81,eigen}.json, merged into $OUT/krylov-h200.json;
 #   4. a short table last.
-# Expects (perf/device/pack.sh makes them from the `cuda` preset): .device/bin/{ppl,test_sparse_krylov,bench_krylov},
-# .device/lib/ (the non-system shared libraries: yaml-cpp, fmt, benchmark, gtest), .device/shared/ (../shared).
+# Expects .device/bin/{ppl,test_sparse_krylov,bench_krylov} built for CUDA, .device/lib/ (the non-system shared
+# libraries: yaml-cpp, fmt, benchmark, gtest) and .device/shared/ (../shared): perf/device/pack.sh (here) or
+# perf/device/build_on_device.sh (there; bench_krylov needs Eigen, which the devkit holds) makes them.
 # Environment: KRYLOV_ROWS (default 500000,1000000,2000000,3000000), KRYLOV_EIGEN_ROWS (default 1000000,3000000),
 # KRYLOV_ITERS (iterations per timed solve, default 50; Eigen runs a tenth, at least 5). Worst case (every step
 # at its timeout) 595 s.
