@@ -10,19 +10,12 @@
 #include <vector>
 
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/potential/reference.hpp"
 
 namespace ppl {
 
-double potential_f64(const atoms& a, double px, double py, double pz) {
-  double v = 0.0;
-  const std::size_t n = a.size();
-  for (std::size_t t = 0; t < n; ++t) {
-    const double dx = px - a.x[t], dy = py - a.y[t], dz = pz - a.z[t];
-    const double r2 = dx * dx + dy * dy + dz * dz;
-    if (r2 >= coincidence_radius2) v += a.q[t] / std::sqrt(r2);
-  }
-  return v;
-}
+// The verification uses the registry's float64 oracle, so the job and the `reference` strategy cannot drift apart.
+double potential_f64(const atoms& a, double px, double py, double pz) { return reference_potential_at(a, px, py, pz); }
 
 namespace {
 
