@@ -23,6 +23,8 @@ def load(path, counter, pattern):
     rows = {}
     for b in doc.get("benchmarks", []):
         name = b.get("run_name", b["name"])
+        # Drop Google Benchmark's run settings from the label: they are the same for every row.
+        name = re.sub(r"/(min_time|iterations|repeats|manual_time|real_time)[^/]*", "", name)
         if pattern and not re.search(pattern, name):
             continue
         value = b.get(counter) if counter != "real_time" else b.get("real_time")
@@ -46,7 +48,7 @@ def main():
         sys.exit(f"{args.result}: no benchmark matches counter '{args.counter}' and filter '{args.filter}'")
     names = list(rows)
     mid = [r.get("median", r.get("mean", r.get("value", 0.0))) for r in rows.values()]
-    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(names) + 2), 5))
+    fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(names) + 2), 7))
     ax.bar(range(len(names)), mid, color="#4477aa")
     for i, r in enumerate(rows.values()):
         if "min" in r and "max" in r:
