@@ -33,13 +33,16 @@ cuobjdump=$(command -v cuobjdump || echo /usr/local/cuda/bin/cuobjdump)
 if [ -x "$cuobjdump" ]; then
   "$cuobjdump" -sass "$bin/bench_potential" >"$OUT/sass-all.txt" 2>&1 || status=1
   # One file per kernel of interest, found by its mangled name: Function sections of cuobjdump's listing.
-  for pair in gather_coalesced_C8:coalesced_kernelILi8EE gather_coarsened_C8:coarsened_kernelILi8EE \
-    gather_fast:gather_kernelILb1EE gather_ieee:gather_kernelILb0EE constmem_C8:constmem_kernelILi8EE \
-    hybrid_P16_S0:hybrid_kernelILi16ELi0EE hybrid_P16_S3:hybrid_kernelILi16ELi3EE \
-    baseline_rsqrtf:coulomb_kernelILNS_10rsqrt_kindE0EE \
-    baseline_ftz:coulomb_kernelILNS_10rsqrt_kindE1EE; do
-    name=${pair%%:*} key=${pair#*:}
-    awk -v key="$key" '/Function : / {keep = index($0, key) > 0} keep' "$OUT/sass-all.txt" >"$OUT/sass-$name.txt"
+  # name:key[+key2]: the Function sections whose mangled name contains every key.
+  for pair in gather_coalesced_C8:coalesced_kernelILi8E+portable_row gather_coarsened_C8:coarsened_kernelILi8EE \
+    gather_fast:gather_kernelILb1EE constmem_C8:constmem_kernelILi8EE \
+    hybrid_C8_S0:coalesced_kernelILi8E+hybrid_rowILi0EE hybrid_C8_S1:coalesced_kernelILi8E+hybrid_rowILi1EE \
+    hybrid_C8_S2:coalesced_kernelILi8E+hybrid_rowILi2EE baseline_constmem_ftz:constmem_kernelILNS_10rsqrt_kindE1EE \
+    baseline_tiles:tiles_kernel; do
+    name=${pair%%:*} keys=${pair#*:}
+    awk -v keys="$keys" 'BEGIN {n = split(keys, k, "+")}
+      /Function : / {keep = 1; for (i = 1; i <= n; ++i) if (index($0, k[i]) == 0) keep = 0} keep' \
+      "$OUT/sass-all.txt" >"$OUT/sass-$name.txt"
     # Opcode histogram (first word after the /*addr*/ column), most frequent first.
     sed -nE 's#^ +/\*[0-9a-f]{4,}\*/ +(@P?!?[A-Z0-9]+ +)?([A-Z][A-Z0-9_.]*).*#\2#p' "$OUT/sass-$name.txt" |
       sort | uniq -c | sort -rn >"$OUT/sass-$name.histogram.txt"

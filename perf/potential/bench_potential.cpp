@@ -56,11 +56,12 @@ verification verify(const scenario& s) {
 std::function<void()> runner(const scenario& s, const variant& v) {
   if (v.baseline) {
 #if defined(PPL_HAS_CUDA_BASELINE)
-    const auto kind = v.strategy == "ftz" ? ppl_baseline::rsqrt_kind::ftz : ppl_baseline::rsqrt_kind::rsqrtf;
-    return [&s, kind] {
+    const auto kind = v.strategy == "rsqrtf" ? ppl_baseline::rsqrt_kind::rsqrtf : ppl_baseline::rsqrt_kind::ftz;
+    const auto design = v.strategy == "tiles" ? ppl_baseline::design::tiles : ppl_baseline::design::constmem;
+    return [&s, kind, design] {
       const char* err = ppl_baseline::coulomb_cuda(
           reinterpret_cast<const ppl_baseline::atom_xyzq*>(s.device.data.data()), int(s.device.size()), s.g.dims[0],
-          s.g.dims[1], s.g.dims[2], float(s.g.spacing), s.out.data(), kind, Kokkos::Cuda().cuda_stream());
+          s.g.dims[1], s.g.dims[2], float(s.g.spacing), s.out.data(), kind, design, Kokkos::Cuda().cuda_stream());
       if (*err) throw std::runtime_error(std::string("baseline: ") + err);
       Kokkos::fence();
     };

@@ -80,6 +80,7 @@ std::vector<variant> variants() {
 #if defined(PPL_HAS_CUDA_BASELINE)
   v.push_back({"baseline_cuda/rsqrtf", "rsqrtf", "", true, false, false});
   v.push_back({"baseline_cuda/ftz", "ftz", "", true, false, false});
+  v.push_back({"baseline_cuda/tiles", "tiles", "", true, false, false});
 #endif
   for (const char* s : {"gather_coarsened", "gather_coalesced", "gather_constmem_cuda"}) {
     if (!potential_strategies().find(s)) continue;
@@ -92,7 +93,8 @@ std::vector<variant> variants() {
   if (default_space_is_gpu())
     for (const char* shape :
          {"{coarsening: 8, block_rows: 1, tile_atoms: 256}", "{coarsening: 8, block_rows: 2, tile_atoms: 512}",
-          "{coarsening: 8, block_rows: 8, tile_atoms: 1024}", "{coarsening: 16, block_rows: 2, tile_atoms: 512}",
+          "{coarsening: 8, block_rows: 4, tile_atoms: 1024}", "{coarsening: 8, block_rows: 8, tile_atoms: 2048}",
+          "{coarsening: 8, block_rows: 16, tile_atoms: 2048}", "{coarsening: 16, block_rows: 2, tile_atoms: 512}",
           "{coarsening: 16, block_rows: 4, tile_atoms: 2048}"}) {
       std::string label = shape;
       for (const char* drop : {"{", "}", " ", "coarsening:", "block_rows:", "tile_atoms:"})
@@ -100,21 +102,26 @@ std::vector<variant> variants() {
       v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced", shape, false, true, false});
     }
   // Constant-memory pass size (run 1: the constant-memory kernels collapsed in some launch shapes).
-  for (const char* s : {"gather_constmem_cuda", "gather_hybrid_rsqrt"})
-    if (potential_strategies().find(s))
-      for (int pass : {128, 256, 512, 1024})
-        v.push_back({std::string(s) + "/atoms_per_pass=" + std::to_string(pass), s,
-                     "atoms_per_pass: " + std::to_string(pass), false, true, false});
+  if (potential_strategies().find("gather_constmem_cuda"))
+    for (int pass : {128, 256, 512, 1024})
+      v.push_back({"gather_constmem_cuda/atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
+                   "atoms_per_pass: " + std::to_string(pass), false, true, false});
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 512})
       v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
                    "{coarsening: 16, atoms_per_pass: " + std::to_string(pass) + "}", false, true, false});
-  if (potential_strategies().find("gather_hybrid_rsqrt"))
-    for (int p : {8, 16})
-      for (int s = 0; s <= 8; ++s)
-        v.push_back({"gather_hybrid_rsqrt/P=" + std::to_string(p) + ",S=" + std::to_string(s), "gather_hybrid_rsqrt",
-                     "{points_per_thread: " + std::to_string(p) + ", software_points: " + std::to_string(s) + "}",
-                     false, true, false});
+  if (potential_strategies().find("gather_hybrid_rsqrt")) {
+    for (int c : {8, 16})
+      for (int s = 0; s <= c / 2; ++s)
+        v.push_back({"gather_hybrid_rsqrt/C=" + std::to_string(c) + ",S=" + std::to_string(s), "gather_hybrid_rsqrt",
+                     "{coarsening: " + std::to_string(c) + ", software_points: " + std::to_string(s) + "}", false, true,
+                     false});
+    // The team shape that was fastest in the probe (perf/results/h200-run4): 32 x 16 threads, 2048-atom tiles.
+    for (int s : {0, 1, 2, 3})
+      v.push_back({"gather_hybrid_rsqrt/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048", "gather_hybrid_rsqrt",
+                   "{coarsening: 8, software_points: " + std::to_string(s) + ", block_rows: 16, tile_atoms: 2048}",
+                   false, true, false});
+  }
   return v;
 }
 

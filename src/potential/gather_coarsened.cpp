@@ -41,23 +41,7 @@ class coarsened_strategy final : public potential_strategy {
   explicit coarsened_strategy(int c) : c_(c) {}
   void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
     profiling_region region("gather_coarsened");
-    switch (c_) {
-      case 1:
-        launch<1>(a, g, out);
-        break;
-      case 2:
-        launch<2>(a, g, out);
-        break;
-      case 4:
-        launch<4>(a, g, out);
-        break;
-      case 8:
-        launch<8>(a, g, out);
-        break;
-      default:
-        launch<16>(a, g, out);
-        break;
-    }
+    with_coarsening(c_, [&](auto tag) { launch<decltype(tag)::value>(a, g, out); });
     Kokkos::fence();
   }
 

@@ -23,8 +23,8 @@ const potential_registry& potential_strategies() {
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
            "cuda", make_gather_constmem_cuda});
     r.add({"gather_hybrid_rsqrt",
-           "constant memory, points_per_thread 8|16 (default 8) of which software_points (default 1) use a software "
-           "rsqrt on the FMA pipe",
+           "gather_coalesced's tiles; of the coarsening 8|16 points per thread, software_points (at most half) use a "
+           "software rsqrt on the FMA pipe",
            "cuda", make_gather_hybrid_rsqrt});
 #endif
     return r;

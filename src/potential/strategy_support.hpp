@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <type_traits>
 
 #include "ppl/core/config.hpp"
 #include "ppl/potential/potential_strategy.hpp"
@@ -39,6 +40,29 @@ int read_int_choice(const config_node* params, const std::string& key, int fallb
 
 // An int parameter in [lo, hi].
 int read_int_in(const config_node* params, const std::string& key, int fallback, int lo, int hi);
+
+// Calls f(std::integral_constant<int, C>{}) for a run-time coarsening C in {1, 2, 4, 8, 16} (validated by the
+// factories), so that each strategy instantiates its kernel once per C without its own switch.
+template <class F>
+void with_coarsening(int c, F&& f) {
+  switch (c) {
+    case 1:
+      f(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      f(std::integral_constant<int, 2>{});
+      break;
+    case 4:
+      f(std::integral_constant<int, 4>{});
+      break;
+    case 8:
+      f(std::integral_constant<int, 8>{});
+      break;
+    default:
+      f(std::integral_constant<int, 16>{});
+      break;
+  }
+}
 
 // Ceiling division for launch geometry.
 constexpr long long ceil_div(long long a, long long b) {

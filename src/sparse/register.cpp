@@ -12,10 +12,14 @@ const spmv_registry& spmv_strategies() {
              "all", make_spmv_vector});
     reg.add(
         {"auto", "vector with threads_per_row from the mean nonzeros per row (docs/solver.md)", "all", make_spmv_auto});
+    reg.add({"stream",
+             "CSR-Stream: a team's rows' nonzeros streamed coalesced into team scratch, then summed per row "
+             "(rows_per_team)",
+             "all", make_spmv_stream});
     reg.add({"kokkos_kernels", "KokkosSparse::spmv, default controls (\"T\" for the transpose)", "all",
              make_spmv_kokkos_kernels});
 #if defined(KOKKOS_ENABLE_CUDA)
-    reg.add({"vector_cuda", "rows x threads_per_row threads, warp-shuffle reduction, __ldg x, streaming matrix loads",
+    reg.add({"vector_cuda", "rows x threads_per_row threads (default from the mean row length), warp-shuffle reduction",
              "cuda", make_spmv_vector_cuda});
 #endif
     return reg;

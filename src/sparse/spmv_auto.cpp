@@ -13,6 +13,12 @@ int auto_threads_per_row(double mean_nnz) {
   return p >= 5 ? 32 : (1 << p);
 }
 
+int cuda_threads_per_row(double mean_nnz) {
+  int t = 1;
+  while (t < 32 && 2 * t * 3 <= mean_nnz) t *= 2;
+  return t;
+}
+
 namespace {
 
 class spmv_auto final : public spmv_vector_mapping {

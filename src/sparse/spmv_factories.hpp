@@ -11,9 +11,14 @@ std::unique_ptr<spmv_strategy> make_spmv_scalar(const config_node* params);
 std::unique_ptr<spmv_strategy> make_spmv_vector(const config_node* params);
 std::unique_ptr<spmv_strategy> make_spmv_auto(const config_node* params);
 std::unique_ptr<spmv_strategy> make_spmv_kokkos_kernels(const config_node* params);
+std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params);
 #endif
+
+// Threads per row of vector_cuda when not given: the largest power of two <= mean_nnz / 3, in [1, 32]
+// (27 per row -> 8, 81 -> 16: the fastest on the H200, perf/results/h200-run4).
+int cuda_threads_per_row(double mean_nnz);
 
 // Threads per row of `auto` for a mean of `mean_nnz` nonzeros per row (docs/solver.md states the rule).
 int auto_threads_per_row(double mean_nnz);

@@ -40,6 +40,7 @@ vector_mapping read_vector_mapping(const config_node* params, int default_thread
   v.threads_per_row = default_threads_per_row;
   if (params == nullptr) return v;
   v.threads_per_row = params->get_in<int>("threads_per_row", default_threads_per_row, 1, 32);
+  // (A default of 0 means "chosen per matrix"; a value given must be a power of two.)
   if ((v.threads_per_row & (v.threads_per_row - 1)) != 0)
     throw input_error(params->where("threads_per_row") + ": threads_per_row must be a power of two in [1, 32], got " +
                       std::to_string(v.threads_per_row));

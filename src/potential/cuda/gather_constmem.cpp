@@ -60,23 +60,7 @@ class constmem_strategy final : public potential_strategy {
     if (a.size() == 0) {
       Kokkos::deep_copy(out, 0.0f);
     } else {
-      switch (c_) {
-        case 1:
-          run<1>(a, g, out, pass_);
-          break;
-        case 2:
-          run<2>(a, g, out, pass_);
-          break;
-        case 4:
-          run<4>(a, g, out, pass_);
-          break;
-        case 8:
-          run<8>(a, g, out, pass_);
-          break;
-        default:
-          run<16>(a, g, out, pass_);
-          break;
-      }
+      with_coarsening(c_, [&](auto tag) { run<decltype(tag)::value>(a, g, out, pass_); });
     }
     Kokkos::fence();
   }

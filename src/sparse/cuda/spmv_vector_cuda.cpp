@@ -1,8 +1,9 @@
 // `vector_cuda`: the vector mapping written for the GPU. A flat RangePolicy of rows x threads_per_row threads
 // (padded to whole warps) so that each aligned group of T lanes of a warp owns one row; the row's sum is reduced
-// with warp shuffles; x is read through the read-only (__ldg) path and the matrix streams (values, column
-// indices) with the cache-streaming hint (__ldcs), so that they pass through L2 without evicting x, which is
-// reused by neighbouring rows. Functor with explicit members (see the lambda pitfall in kokkos-cuda.md).
+// with warp shuffles. Plain loads: the cache hints this kernel used until run 4 (__ldcs for the matrix, __ldg for
+// x) made it 14% slower on the 27-per-row matrix and 4% on the 81-per-row one (perf/results/h200-run4, the probe).
+// threads_per_row defaults to cuda_threads_per_row(mean row length). Functor with explicit members (see the
+// lambda pitfall in kokkos-cuda.md).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <limits>
@@ -28,9 +29,9 @@ struct vector_cuda_kernel {
     const int row = g / T, lane = g % T;
     double sum = 0;
     if (row < rows) {
-      const size_type begin = __ldg(row_map + row), end = __ldg(row_map + row + 1);
+      const size_type begin = row_map[row], end = row_map[row + 1];
 #pragma unroll 4
-      for (size_type j = begin + lane; j < end; j += T) sum += __ldcs(values + j) * __ldg(x + __ldcs(entries + j));
+      for (size_type j = begin + lane; j < end; j += T) sum += values[j] * x[entries[j]];
     }
     // Every lane of the warp gets here (the range is whole warps), so the full mask is valid.
 #pragma unroll
@@ -44,10 +45,12 @@ struct vector_cuda_kernel {
 
 class spmv_vector_cuda final : public spmv_strategy {
  public:
-  explicit spmv_vector_cuda(int threads_per_row) : tpr_(threads_per_row) {}
+  explicit spmv_vector_cuda(int threads_per_row) : tpr_given_(threads_per_row) {}
 
   void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
     Kokkos::Profiling::pushRegion("ppl::spmv[vector_cuda]");
+    const double mean = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0;
+    tpr_ = tpr_given_ > 0 ? tpr_given_ : cuda_threads_per_row(mean);
     switch (tpr_) {
       case 1:
         launch<1>(A, x, y);
@@ -71,7 +74,9 @@ class spmv_vector_cuda final : public spmv_strategy {
     Kokkos::Profiling::popRegion();
   }
   std::string describe() const override {
-    return "vector_cuda, " + std::to_string(tpr_) + " threads/row (warp shuffles, __ldg x, __ldcs matrix)";
+    return "vector_cuda, " +
+           (tpr_given_ > 0 ? std::to_string(tpr_given_) : "from the mean row length (" + std::to_string(tpr_) + ")") +
+           " threads/row (warp shuffles)";
   }
 
  private:
@@ -86,13 +91,14 @@ class spmv_vector_cuda final : public spmv_strategy {
         A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), A.numRows()};
     Kokkos::parallel_for("ppl::spmv[vector_cuda]", Kokkos::RangePolicy<Kokkos::Cuda>(0, static_cast<int>(threads)), k);
   }
-  int tpr_;
+  int tpr_given_;  // 0: cuda_threads_per_row of each matrix
+  int tpr_ = 8;    // of the last apply
 };
 
 }  // namespace
 
 std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params) {
-  const vector_mapping m = read_vector_mapping(params, 16);
+  const vector_mapping m = read_vector_mapping(params, 0);
   if (params != nullptr && m.rows_per_team != 0)
     throw input_error(params->where("rows_per_team") + ": vector_cuda has no rows_per_team (one row per lane group)");
   return std::make_unique<spmv_vector_cuda>(m.threads_per_row);

@@ -27,12 +27,12 @@ std::vector<sweep_case> sweep_cases() {
   if (potential_strategies().find("gather_constmem_cuda"))
     out.push_back({"gather_constmem_cuda", "{coarsening: 4, atoms_per_pass: 100}"});
   if (potential_strategies().find("gather_hybrid_rsqrt"))
-    out.push_back({"gather_hybrid_rsqrt", "{points_per_thread: 8, software_points: 1, atoms_per_pass: 333}"});
+    out.push_back({"gather_hybrid_rsqrt", "{coarsening: 8, software_points: 2, block_rows: 3, tile_atoms: 100}"});
   if (potential_strategies().find("gather_hybrid_rsqrt"))
     for (int p : {8, 16})
-      for (int s : {0, 1, 3, p / 2, p})
+      for (int s : {0, 1, 3, p / 2})
         out.push_back({"gather_hybrid_rsqrt",
-                       "{points_per_thread: " + std::to_string(p) + ", software_points: " + std::to_string(s) + "}"});
+                       "{coarsening: " + std::to_string(p) + ", software_points: " + std::to_string(s) + "}"});
   return out;
 }
 

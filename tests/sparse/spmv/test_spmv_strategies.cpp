@@ -35,6 +35,11 @@ std::vector<spmv_case> all_cases() {
         if (name == "vector" && t == 32)
           out.push_back({name, "threads_per_row: 32\nrows_per_team: 1", name + "_t32_r1"});
       }
+    // CSR-Stream: one row per team (32 lanes), 8 (32 lanes), 64 (4 lanes), 256 (1 lane per row); teams whose rows
+    // overflow the scratch capacity (the 1000-nonzero row) take the fallback path.
+    if (name == "stream")
+      for (int r : {1, 8, 64, 256})
+        out.push_back({name, "rows_per_team: " + std::to_string(r), name + "_r" + std::to_string(r)});
   }
   return out;
 }
@@ -134,6 +139,8 @@ TEST(spmv_registry, unknown_names_and_bad_parameters_are_input_errors) {
     EXPECT_THROW(make_spmv_strategy("vector", "threads_per_row: 64"), input_error);
     EXPECT_THROW(make_spmv_strategy("vector", "rows_per_team: -1"), input_error);
   }
+  EXPECT_THROW(make_spmv_strategy("stream", "rows_per_team: 48"), input_error);   // not a power of two
+  EXPECT_THROW(make_spmv_strategy("stream", "threads_per_row: 8"), input_error);  // stream has no such key
 #if !defined(KOKKOS_ENABLE_CUDA)
   EXPECT_EQ(spmv_strategies().find("vector_cuda"), nullptr);
 #endif

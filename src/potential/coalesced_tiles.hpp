@@ -1,0 +1,134 @@
+#pragma once
+// The tiled, coalesced gather shared by `gather_coalesced` (portable row op) and `gather_hybrid_rsqrt` (CUDA row op
+// with software and MUFU rsqrt): a team of block_width x block_rows threads; thread (tx, ty) computes the C points
+// x = x0 + tx + c * block_width of row r0 + ty, so for each c a warp (same row when block_width >= 32) writes
+// block_width consecutive floats; atoms are staged in tiles of tile_atoms in team scratch (shared memory on a GPU),
+// each read by every thread as one broadcast 16-byte load and used for C pairs.
+// Lattice sizes need not be multiples of C x block_width or block_rows: out-of-range threads compute on a clamped
+// row/column, take part in the loads and barriers, and store nothing.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/potential/kernels/row_accumulate.hpp"
+#include "strategy_support.hpp"
+
+namespace ppl::potential_detail {
+
+struct alignas(16) tile_atom {  // 16-byte aligned so a scratch read is one vector load
+  float x, y, z, q;
+};
+
+// The portable row op: kernels::accumulate_row (rsqrt unit on a GPU, vectorised Newton on a host).
+struct portable_row {
+  template <int C>
+  KOKKOS_FORCEINLINE_FUNCTION static void apply(const float (&x)[C], float y, float z, const tile_atom& at,
+                                                float (&v)[C]) {
+    kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.q, v);
+  }
+};
+
+template <int C, class Row>
+struct coalesced_kernel {
+  using policy = Kokkos::TeamPolicy<>;
+  using member = policy::member_type;
+  using scratch_view = Kokkos::View<tile_atom*, Kokkos::DefaultExecutionSpace::scratch_memory_space,
+                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  Kokkos::View<const atom4*> atoms;
+  potential_view out;
+  int nx, ny, nrows, n;
+  int width, rows, blocks_x, tile;
+  float h;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
+    scratch_view s(m.team_scratch(0), tile);
+    const int rank = m.team_rank(), team = m.team_size();
+    const int tx = rank % width, ty = rank / width;
+    const int bx = m.league_rank() % blocks_x, by = m.league_rank() / blocks_x;
+    const int i0 = bx * width * C + tx;
+    const int row = by * rows + ty;
+    const int rowc = row < nrows ? row : nrows - 1;  // compute somewhere valid, store nothing
+    const float y = float(rowc % ny) * h, z = float(rowc / ny) * h;
+    float x[C], v[C];
+    for (int c = 0; c < C; ++c) {
+      x[c] = float(i0 + c * width) * h;
+      v[c] = 0.0f;
+    }
+    for (int t0 = 0; t0 < n; t0 += tile) {
+      const int count = n - t0 < tile ? n - t0 : tile;
+      m.team_barrier();  // everyone is done with the previous tile
+      for (int a = rank; a < count; a += team) {
+        const atom4 at = atoms(t0 + a);
+        s(a) = tile_atom{at.x, at.y, at.z, at.q};
+      }
+      m.team_barrier();
+      PPL_DEVICE_UNROLL(4)
+      for (int a = 0; a < count; ++a) Row::template apply<C>(x, y, z, s(a), v);
+    }
+    if (row < nrows) {
+      const std::int64_t base = std::int64_t(row) * nx;
+      for (int c = 0; c < C; ++c) {
+        const int i = i0 + c * width;
+        if (i < nx) out(base + i) = v[c];
+      }
+    }
+  }
+};
+
+// Team shape: 0 = chosen per backend and lattice. GPU: block_width 32 (smaller, down to 8, when a row is shorter
+// than 32 x C, so short rows waste fewer padded points), block_rows = 256 / block_width, tile 1024; host:
+// one-thread teams (the C consecutive points vectorise), tile 2048.
+struct tile_shape {
+  int width = 0, rows = 0, tile = 0;
+};
+
+inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g) {
+  const bool gpu = default_space_is_gpu();
+  if (s.width == 0) {
+    s.width = 1;
+    if (gpu) {
+      s.width = 8;
+      while (s.width < 32 && s.width * c < g.dims[0]) s.width *= 2;
+    }
+  }
+  if (s.rows == 0) s.rows = gpu ? 256 / s.width : 1;
+  if (s.tile == 0) s.tile = gpu ? 1024 : 2048;
+  return s;
+}
+
+// One launch over the lattice; `label` names the kernel for profilers and errors.
+template <int C, class Row>
+void launch_coalesced(const std::string& label, const device_atoms& a, const lattice& g, potential_view out,
+                      tile_shape shape) {
+  using kernel_type = coalesced_kernel<C, Row>;
+  const tile_shape s = resolve_shape(shape, C, g);
+  const int nrows = g.dims[1] * g.dims[2];
+  const int blocks_x = int(ceil_div(g.dims[0], std::int64_t(s.width) * C));
+  const std::int64_t league = std::int64_t(blocks_x) * ceil_div(nrows, s.rows);
+  if (league > std::int64_t(std::numeric_limits<int>::max()))
+    throw error(exit_code::failure, label + ": lattice too large for one launch");
+  typename kernel_type::policy policy(int(league), s.width * s.rows);
+  policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
+  const kernel_type kernel{a.data,  out,    g.dims[0], g.dims[1], nrows,           int(a.size()),
+                           s.width, s.rows, blocks_x,  s.tile,    float(g.spacing)};
+  const int max_team = policy.team_size_max(kernel, Kokkos::ParallelForTag());
+  if (s.width * s.rows > max_team)
+    throw error(exit_code::bad_input, label + ": block_width x block_rows = " + std::to_string(s.width * s.rows) +
+                                          " exceeds this backend's team size limit " + std::to_string(max_team));
+  Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
+}
+
+// Reads block_width, block_rows, tile_atoms (absent: 0 = per backend, see resolve_shape).
+inline tile_shape read_tile_shape(const config_node* params) {
+  tile_shape s;
+  s.width = read_int_in(params, "block_width", 0, 1, 1024);
+  s.rows = read_int_in(params, "block_rows", 0, 1, 1024);
+  s.tile = read_int_in(params, "tile_atoms", 0, 1, 2048);  // 2048 x 16 B = 32 KiB of scratch
+  return s;
+}
+
+}  // namespace ppl::potential_detail

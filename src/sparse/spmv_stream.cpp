@@ -1,0 +1,132 @@
+// `stream`: CSR-Stream (Greathouse & Daga, SC 2014) as a portable Kokkos kernel. A team owns R consecutive rows,
+// whose nonzeros are one contiguous range of the CSR arrays. Phase 1: every thread of the team (team threads x
+// vector lanes, 256 on a GPU) forms products values[j] * x[cols[j]] for that range with consecutive threads on
+// consecutive j, so the matrix streams fully coalesced whatever the row lengths, and U loads per thread are in
+// flight at once; the products go to team scratch (shared memory). Phase 2: each row is summed from scratch by
+// 256 / R vector lanes. The vector mapping instead gives each row a fixed lane group, which idles lanes on the last
+// stride of every row (27 nonzeros on 8 lanes: 4 strides, 27/32 lanes busy) and splits a warp's loads into
+// row-sized pieces; on the H200 that is 2.55 TB/s against 3.61 TB/s for this design on the 27-per-row matrix
+// (perf/results/h200-run4, the probe).
+// A team whose range exceeds the scratch capacity (rows much longer than the mean) falls back to the vector
+// mapping from global memory, so any matrix is handled; the capacity is sized from the mean row length.
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+
+#include "spmv_factories.hpp"
+
+namespace ppl {
+namespace {
+
+using team_policy = Kokkos::TeamPolicy<sparse_space>;
+using member_type = team_policy::member_type;
+constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
+constexpr int team_threads = host_space ? 1 : 256;  // threads of a team (team size x vector length)
+constexpr int unroll = 4;                           // loads in flight per thread in phase 1
+
+struct stream_kernel {
+  crs_matrix::row_map_type row_map;
+  crs_matrix::index_type entries;
+  crs_matrix::values_type values;
+  const_vector_view x;
+  vector_view y;
+  int rows = 0, rows_per_team = 1, lanes = 1, capacity = 0;
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+    const int first = m.league_rank() * rows_per_team;
+    const int count = rows - first < rows_per_team ? rows - first : rows_per_team;
+    const auto base = row_map(first);
+    const int nnz = static_cast<int>(row_map(first + count) - base);
+    double* products = static_cast<double*>(m.team_scratch(0).get_shmem(sizeof(double) * capacity));
+    if (nnz <= capacity) {  // team-uniform
+      const int stride = m.team_size() * lanes;
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
+        for (int j0 = m.team_rank() * lanes + l; j0 < nnz; j0 += stride * unroll) {
+          int c[unroll];
+          double v[unroll];
+          for (int u = 0; u < unroll; ++u) {  // past the end: reload the last entry (no branch), store nothing
+            const int j = j0 + u * stride < nnz ? j0 + u * stride : nnz - 1;
+            c[u] = entries(base + j);
+            v[u] = values(base + j);
+          }
+          for (int u = 0; u < unroll; ++u)
+            if (j0 + u * stride < nnz) products[j0 + u * stride] = v[u] * x(c[u]);
+        }
+      });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int r) {
+        const int b = static_cast<int>(row_map(first + r) - base), e = static_cast<int>(row_map(first + r + 1) - base);
+        double sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, e - b), [&](const int k, double& s) { s += products[b + k]; }, sum);
+        Kokkos::single(Kokkos::PerThread(m), [&]() { y(first + r) = sum; });
+      });
+    } else {
+      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int r) {
+        const auto b = row_map(first + r);
+        const int len = static_cast<int>(row_map(first + r + 1) - b);
+        double sum = 0;
+        Kokkos::parallel_reduce(
+            Kokkos::ThreadVectorRange(m, len), [&](const int k, double& s) { s += values(b + k) * x(entries(b + k)); },
+            sum);
+        Kokkos::single(Kokkos::PerThread(m), [&]() { y(first + r) = sum; });
+      });
+    }
+  }
+};
+
+// Rows per team from the mean row length: the largest power of two with R x mean <= 2048 (27 per row -> 64,
+// 81 -> 16), in [8, 128]; the fastest shapes of the H200 probe (64 rows for 27 per row; 128 was 22% slower).
+int default_rows_per_team(double mean) {
+  if (host_space) return 256;
+  int r = 8;
+  while (r < 128 && 2 * r * mean <= 2048) r *= 2;
+  return r;
+}
+
+class spmv_stream final : public spmv_strategy {
+ public:
+  explicit spmv_stream(int rows_per_team) : rows_per_team_(rows_per_team) {}
+
+  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+    Kokkos::Profiling::pushRegion("ppl::spmv[stream]");
+    const int rows = A.numRows();
+    if (rows > 0) {
+      const double mean = static_cast<double>(A.nnz()) / rows;
+      const int r = rows_per_team_ > 0 ? rows_per_team_ : default_rows_per_team(mean);
+      const int lanes = host_space ? 1 : std::max(1, std::min(32, team_threads / r));
+      const int team_size = host_space ? 1 : std::max(1, team_threads / lanes);
+      // 25% above the mean row length, at least 32 per row; on a GPU at most 48 KiB of shared memory.
+      const int wanted = r * std::max(32, static_cast<int>(std::ceil(1.25 * mean)));
+      const int capacity = host_space ? wanted : std::min(6144, wanted);
+      stream_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, r, lanes, capacity};
+      team_policy policy((rows + r - 1) / r, team_size, lanes);
+      policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * capacity));
+      Kokkos::parallel_for("ppl::spmv[stream]", policy, k);
+    }
+    Kokkos::Profiling::popRegion();
+  }
+
+  std::string describe() const override {
+    return "stream (CSR-Stream), " + (rows_per_team_ > 0 ? std::to_string(rows_per_team_) : std::string("default")) +
+           " rows/team";
+  }
+
+ private:
+  int rows_per_team_;
+};
+
+}  // namespace
+
+std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params) {
+  int rows_per_team = 0;
+  if (params != nullptr) {
+    rows_per_team = params->get_in<int>("rows_per_team", 0, 0, 256);
+    if (rows_per_team != 0 && (rows_per_team & (rows_per_team - 1)) != 0)
+      throw input_error(params->where("rows_per_team") + ": rows_per_team must be a power of two in [1, 256], got " +
+                        std::to_string(rows_per_team));
+  }
+  return std::make_unique<spmv_stream>(rows_per_team);
+}
+
+}  // namespace ppl
