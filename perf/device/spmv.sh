@@ -89,7 +89,7 @@ for b in d["benchmarks"]:
     best = rows.setdefault(key, {}).get(fam)
     if best is None or b["GBps"] > best[0]:
         rows[key][fam] = (b["GBps"], tpr or "", b.get("label", ""))
-fams = ["scalar", "vector", "auto", "vector_cuda", "kokkos_kernels", "cusparse_alg1", "cusparse_alg2"]
+fams = ["scalar", "vector", "auto", "stream", "vector_cuda", "kokkos_kernels", "cusparse_alg1", "cusparse_alg2"]
 print(f"\nSpMV effective GB/s (median; 12 B/nnz + row map + x + y), device copy {copy:.0f} GB/s")
 print(f"{'matrix':>18} " + " ".join(f"{f:>16}" for f in fams))
 for (nnz, r), v in sorted(rows.items()):
