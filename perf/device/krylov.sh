@@ -10,7 +10,7 @@
 # libraries: yaml-cpp, fmt, benchmark, gtest) and .device/shared/ (../shared): perf/device/pack.sh (here) or
 # perf/device/build_on_device.sh (there; bench_krylov needs Eigen, which the devkit holds) makes them.
 # Environment: KRYLOV_ROWS (default 500000,1000000,2000000,3000000), KRYLOV_EIGEN_ROWS (default 1000000,3000000),
-# KRYLOV_ITERS (iterations per timed solve, default 50; Eigen runs a tenth, at least 5). Worst case (every step
+# KRYLOV_PARTS (default "cd27 cd81 eigen"), KRYLOV_ITERS (iterations per timed solve, default 50; Eigen runs a tenth, at least 5). Worst case (every step
 # at its timeout) 595 s.
 source perf/device/setup.sh
 set -o pipefail
@@ -45,9 +45,13 @@ bench() {  # name, filter, timeout
     --benchmark_out_format=json --benchmark_report_aggregates_only=true >"$OUT/bench_krylov_$1.txt" 2>&1 ||
     { echo "bench_krylov $1: failed or timed out (rc $?)"; status=1; }
 }
-bench cd27 '^bicg[a-z]*/.*/cd27/' 130
-bench cd81 '^bicg[a-z]*/.*/cd81/' 160
-bench eigen '^eigen_bicgstab/' 100
+for part in ${KRYLOV_PARTS:-cd27 cd81 eigen}; do  # KRYLOV_PARTS: a subset, e.g. "cd27 cd81" (no Eigen)
+  case $part in
+    cd27) bench cd27 '^bicg[a-z]*/.*/cd27/' 130 ;;
+    cd81) bench cd81 '^bicg[a-z]*/.*/cd81/' 160 ;;
+    eigen) bench eigen '^eigen_bicgstab/' 100 ;;
+  esac
+done
 
 echo "== summary"
 if command -v python3 >/dev/null; then

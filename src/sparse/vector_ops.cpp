@@ -1,5 +1,5 @@
 // The Krylov vector kernels (see include/ppl/sparse/vector_ops.hpp). Functors with explicit members (CUDA-safe);
-// reductions are array reductions written straight into the device scalar slots, which Kokkos does without a
+// reductions are fixed-size sums written straight into the device scalar slots, which Kokkos does without a
 // fence when the result View is device-accessible.
 //
 // Each work item handles a run of elements and evaluates its coefficients (a division, and a square root for a
@@ -14,12 +14,6 @@
 namespace ppl::vec {
 namespace {
 
-using slot_view = Kokkos::View<double*, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-
-slot_view slots(scalar_view s, int slot, int count) {
-  return slot_view(s.data() + slot, count);
-}
-
 constexpr bool on_host = std::is_same<sparse_space::memory_space, Kokkos::HostSpace>::value;
 constexpr int per_item = on_host ? 256 : 4;
 
@@ -31,26 +25,40 @@ struct runs {
   Kokkos::RangePolicy<sparse_space> policy() const { return Kokkos::RangePolicy<sparse_space>(0, items); }
 };
 
-// Array reduction of N sums.
+// N sums as one fixed-size value: Kokkos (3.4, CUDA) reduces a value of static size with warp shuffles in
+// registers, where a run-time-sized array reduction (value_type = double[], what this file used until run 4) goes
+// through shared memory per thread and took most of an iteration's dot time on the H200.
+template <int N>
+struct sums {
+  double v[N];
+};
+
 template <int N>
 struct sum_reduction {
-  using value_type = double[];
-  using size_type = int;
-  const size_type value_count = N;
+  using value_type = sums<N>;
 
-  KOKKOS_INLINE_FUNCTION void init(value_type v) const {
-    for (int k = 0; k < N; ++k) v[k] = 0.0;
+  KOKKOS_INLINE_FUNCTION void init(value_type& t) const {
+    for (int k = 0; k < N; ++k) t.v[k] = 0.0;
   }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type dst, const volatile value_type src) const {
-    for (int k = 0; k < N; ++k) dst[k] += src[k];
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    for (int k = 0; k < N; ++k) dst.v[k] += src.v[k];
   }
 };
+
+// The result of an N-sum reduction: slots [slot, slot + N) of the device scalars, as one value.
+template <int N>
+Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(scalar_view s,
+                                                                                                   int slot) {
+  static_assert(sizeof(sums<N>) == N * sizeof(double), "slots are consecutive doubles");
+  return Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+      reinterpret_cast<sums<N>*>(s.data() + slot));
+}
 
 struct dots3_functor : sum_reduction<3> {
   runs e;
   const_vector_view a, b;
   dots3_functor(runs e_, const_vector_view a_, const_vector_view b_) : e(e_), a(a_), b(b_) {}
-  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type v) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type& v) const {
     double ab = 0, aa = 0, bb = 0;
     for (int k = 0; k < per_item; ++k) {
       const int i = e.element(w, k);
@@ -60,9 +68,9 @@ struct dots3_functor : sum_reduction<3> {
       aa += ai * ai;
       bb += bi * bi;
     }
-    v[0] += ab;
-    v[1] += aa;
-    v[2] += bb;
+    v.v[0] += ab;
+    v.v[1] += aa;
+    v.v[2] += bb;
   }
 };
 
@@ -112,7 +120,7 @@ struct xr_update_functor : sum_reduction<2> {
   vector_view x, r;
   const double* s;
   explicit xr_update_functor(runs e_) : e(e_) {}
-  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type v) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type& v) const {
     const double ca = a.eval(s), cb = b.eval(s), cc = c.eval(s);
     double d0 = 0, d1 = 0;
     for (int k = 0; k < per_item; ++k) {
@@ -124,8 +132,8 @@ struct xr_update_functor : sum_reduction<2> {
       d0 += rh(i) * ri;
       d1 += ri * ri;
     }
-    v[0] += d0;
-    v[1] += d1;
+    v.v[0] += d0;
+    v.v[1] += d1;
   }
 };
 
@@ -136,7 +144,7 @@ struct bicg_update_functor : sum_reduction<3> {
   vector_view x, r, rt;
   const double* s;
   explicit bicg_update_functor(runs e_) : e(e_) {}
-  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type v) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type& v) const {
     const double ca = a.eval(s);
     double d0 = 0, d1 = 0, d2 = 0;
     for (int k = 0; k < per_item; ++k) {
@@ -151,9 +159,9 @@ struct bicg_update_functor : sum_reduction<3> {
       d1 += ri * ri;
       d2 += rti * rti;
     }
-    v[0] += d0;
-    v[1] += d1;
-    v[2] += d2;
+    v.v[0] += d0;
+    v.v[1] += d1;
+    v.v[2] += d2;
   }
 };
 
@@ -175,7 +183,7 @@ double eval_on_host(const dev_coef& k, const double* s) {
 
 void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   const runs e(a.extent(0));
-  Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), slots(s, slot, 3));
+  Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), result<3>(s, slot));
 }
 
 void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s) {
@@ -208,7 +216,7 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
   f.x = x;
   f.r = r;
   f.s = s.data();
-  Kokkos::parallel_reduce("ppl::vec::xr_update_dots", f.e.policy(), f, slots(s, slot, 2));
+  Kokkos::parallel_reduce("ppl::vec::xr_update_dots", f.e.policy(), f, result<2>(s, slot));
 }
 
 void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
@@ -222,7 +230,7 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   f.r = r;
   f.rt = rt;
   f.s = s.data();
-  Kokkos::parallel_reduce("ppl::vec::bicg_update_dots", f.e.policy(), f, slots(s, slot, 3));
+  Kokkos::parallel_reduce("ppl::vec::bicg_update_dots", f.e.policy(), f, result<3>(s, slot));
 }
 
 bool all_finite(const_vector_view x) {
