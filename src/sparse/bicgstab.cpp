@@ -1,6 +1,6 @@
 // BiCGSTAB (van der Vorst 1992) with right preconditioning, so the recursive residual is the unpreconditioned
 // one. Per iteration: 2 SpMV, 2 fused 3-dot reductions, 3 updates (the last fused with the 2 dots of the next
-// rho and ||r||), 2 Jacobi applications when preconditioned. The scalars stay on the device; the host reads the
+// rho and ||r||), the 2 Jacobi applications fused into the first two updates when preconditioned. The scalars stay on the device; the host reads the
 // 16 scalar slots once per iteration (docs/solver.md: "What crosses to the host").
 #include <KokkosBlas1_dot.hpp>
 #include <Kokkos_Core.hpp>
@@ -101,12 +101,10 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
     beta.num1 = sl.at(nx, TT);
     beta.den0 = sl.at(nx, RV);
     beta.den1 = sl.at(nx, TS);
-    vec::axpbypcz(dev_coef::constant(1.0), r, dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RV), -1.0), v, beta, p, s);
+    // With Jacobi, p_hat = D^-1 p is written by the same kernel (charged to "update").
+    vec::axpbypcz(dev_coef::constant(1.0), r, dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RV), -1.0), v, beta, p, s,
+                  jacobi ? const_vector_view(dinv) : const_vector_view(), jacobi ? ph : vector_view());
     clock.charge(res.times.update);
-    if (jacobi) {
-      vec::multiply(dinv, p, ph);
-      clock.charge(res.times.precond);
-    }
     spmv.apply(A, ph, v);
     clock.charge(res.times.spmv);
     vec::dots3(rh, v, s, sl.at(c, RV));  // rv, rhat2, vv
@@ -115,12 +113,10 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
         dev_coef::ratio(sl.at(c, RHO), sl.at(c, RV)).guarded(o_.breakdown_tol, sl.at(c, RHAT2), sl.at(c, VV));
     dev_coef minus_alpha = alpha;
     minus_alpha.scale = -1.0;
-    vec::axpby(minus_alpha, v, dev_coef::constant(1.0), r, s);  // s = r - alpha v, in r
+    // s = r - alpha v, in r; with Jacobi also s_hat = D^-1 s
+    vec::axpby(minus_alpha, v, dev_coef::constant(1.0), r, s, jacobi ? const_vector_view(dinv) : const_vector_view(),
+               jacobi ? sh : vector_view());
     clock.charge(res.times.update);
-    if (jacobi) {
-      vec::multiply(dinv, r, sh);
-      clock.charge(res.times.precond);
-    }
     spmv.apply(A, sh, t);
     clock.charge(res.times.spmv);
     vec::dots3(t, r, s, sl.at(c, TS));  // ts, tt, ss

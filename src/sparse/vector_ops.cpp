@@ -80,13 +80,18 @@ struct axpby_functor {
   const_vector_view x;
   vector_view y;
   const double* s;
+  const_vector_view d;  // empty: no fused Jacobi
+  vector_view dy;
   KOKKOS_INLINE_FUNCTION void operator()(const int w) const {
     const double ca = a.eval(s), cb = b.eval(s);
+    const bool jacobi = d.data() != nullptr;
     for (int k = 0; k < per_item; ++k) {
       const int i = e.element(w, k);
       if (i >= e.n) break;
       // b = 0 must not read y (it may hold garbage, e.g. a fresh allocation's NaN)
-      y(i) = cb == 0.0 ? ca * x(i) : ca * x(i) + cb * y(i);
+      const double yi = cb == 0.0 ? ca * x(i) : ca * x(i) + cb * y(i);
+      y(i) = yi;
+      if (jacobi) dy(i) = d(i) * yi;
     }
   }
 };
@@ -97,12 +102,17 @@ struct axpbypcz_functor {
   const_vector_view x, y;
   vector_view z;
   const double* s;
+  const_vector_view d;  // empty: no fused Jacobi
+  vector_view dz;
   KOKKOS_INLINE_FUNCTION void operator()(const int w) const {
     const double ca = a.eval(s), cb = b.eval(s), cc = c.eval(s);
+    const bool jacobi = d.data() != nullptr;
     for (int k = 0; k < per_item; ++k) {
       const int i = e.element(w, k);
       if (i >= e.n) break;
-      z(i) = cc == 0.0 ? ca * x(i) + cb * y(i) : ca * x(i) + cb * y(i) + cc * z(i);
+      const double zi = cc == 0.0 ? ca * x(i) + cb * y(i) : ca * x(i) + cb * y(i) + cc * z(i);
+      z(i) = zi;
+      if (jacobi) dz(i) = d(i) * zi;
     }
   }
 };
@@ -186,15 +196,16 @@ void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), result<3>(s, slot));
 }
 
-void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s) {
+void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s,
+           const_vector_view d, vector_view dy) {
   const runs e(y.extent(0));
-  Kokkos::parallel_for("ppl::vec::axpby", e.policy(), axpby_functor{e, a, b, x, y, s.data()});
+  Kokkos::parallel_for("ppl::vec::axpby", e.policy(), axpby_functor{e, a, b, x, y, s.data(), d, dy});
 }
 
 void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
-              vector_view z, scalar_view s) {
+              vector_view z, scalar_view s, const_vector_view d, vector_view dz) {
   const runs e(z.extent(0));
-  Kokkos::parallel_for("ppl::vec::axpbypcz", e.policy(), axpbypcz_functor{e, a, b, c, x, y, z, s.data()});
+  Kokkos::parallel_for("ppl::vec::axpbypcz", e.policy(), axpbypcz_functor{e, a, b, c, x, y, z, s.data(), d, dz});
 }
 
 void multiply(const_vector_view d, const_vector_view x, vector_view z) {

@@ -61,11 +61,13 @@ double eval_on_host(const dev_coef& k, const double* s);
 void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot);
 
 // --- updates ---
-// y = a x + b y
-void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s);
-// z = a x + b y + c z
+// y = a x + b y; with d given, also dy = d .* y (the Jacobi application fused into the update: one pass less and
+// one launch less than a separate multiply)
+void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s,
+           const_vector_view d = {}, vector_view dy = {});
+// z = a x + b y + c z; with d given, also dz = d .* z
 void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
-              vector_view z, scalar_view s);
+              vector_view z, scalar_view s, const_vector_view d = {}, vector_view dz = {});
 // z = d .* x (element-wise; Jacobi)
 void multiply(const_vector_view d, const_vector_view x, vector_view z);
 
