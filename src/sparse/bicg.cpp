@@ -17,28 +17,19 @@ using vec::dev_coef;
 // Z2 = (r, r)); PQ, PT2, Q2 = (p~, q), (p~, p~), (q, q); U_* = the update's dots when preconditioned (U_RR = (r, r)).
 enum slot : int { RHO = 0, Z2, RT2, PQ, PT2, Q2, U_RRT, U_RR, U_RT2, STRIDE };
 
-class bicg final : public krylov_solver {
+class bicg final : public krylov_method {
  public:
-  explicit bicg(const solver_options& o) : o_(o) {}
-  std::string name() const override { return "bicg"; }
-  solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) override;
+  explicit bicg(const solver_options& o) : krylov_method("bicg", o) {}
 
  private:
-  solver_options o_;
+  vector_view iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
+                      const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) override;
 };
 
-solver_result bicg::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) {
-  Kokkos::Profiling::pushRegion("ppl::solver[bicg]");
-  solver_result res;
-  res.times.profiled = o_.profile;
-  Kokkos::Timer total;
-  if (!check_inputs(A, b, x, "bicg", res)) {
-    Kokkos::Profiling::popRegion();
-    return res;
-  }
+vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
+                          const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) {
   const int n = A.numRows();
-  const bool jacobi = o_.preconditioner == preconditioner_kind::jacobi;
-  vector_view dinv = jacobi ? jacobi_inverse_diagonal(A) : vector_view();
+  const bool jacobi = dinv.data() != nullptr;
   vector_view r("ppl::bicg::r", n), rt("ppl::bicg::r_tilde", n), p("ppl::bicg::p", n), pt("ppl::bicg::p_tilde", n),
       q("ppl::bicg::q", n), qt("ppl::bicg::q_tilde", n);
   vector_view z = jacobi ? vector_view("ppl::bicg::z", n) : r;
@@ -152,9 +143,7 @@ solver_result bicg::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector
   res.iterations = k;
   Kokkos::fence();
   res.times.iterate = loop.seconds();
-  finish(A, spmv, b, x, q, res);
-  Kokkos::Profiling::popRegion();
-  return res;
+  return q;
 }
 
 }  // namespace

@@ -1,7 +1,7 @@
 // BiCGSTAB (van der Vorst 1992) with right preconditioning, so the recursive residual is the unpreconditioned
 // one. Per iteration: 2 SpMV, 2 fused 3-dot reductions, 3 updates (the last fused with the 2 dots of the next
-// rho and ||r||), the 2 Jacobi applications fused into the first two updates when preconditioned. The scalars stay on the device; the host reads the
-// 16 scalar slots once per iteration (docs/solver.md: "What crosses to the host").
+// rho and ||r||), the 2 Jacobi applications fused into the first two updates when preconditioned. The scalars stay on
+// the device; the host reads the 16 scalar slots once per iteration (docs/solver.md: "What crosses to the host").
 #include <KokkosBlas1_dot.hpp>
 #include <Kokkos_Core.hpp>
 #include <cmath>
@@ -18,28 +18,19 @@ using vec::dev_coef;
 // kernel (or the setup); the others by this iteration's two dots3 reductions.
 enum slot : int { RHO = 0, RR, RV, RHAT2, VV, TS, TT, SS, STRIDE };
 
-class bicgstab final : public krylov_solver {
+class bicgstab final : public krylov_method {
  public:
-  explicit bicgstab(const solver_options& o) : o_(o) {}
-  std::string name() const override { return "bicgstab"; }
-  solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) override;
+  explicit bicgstab(const solver_options& o) : krylov_method("bicgstab", o) {}
 
  private:
-  solver_options o_;
+  vector_view iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
+                      const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) override;
 };
 
-solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) {
-  Kokkos::Profiling::pushRegion("ppl::solver[bicgstab]");
-  solver_result res;
-  res.times.profiled = o_.profile;
-  Kokkos::Timer total;
-  if (!check_inputs(A, b, x, "bicgstab", res)) {
-    Kokkos::Profiling::popRegion();
-    return res;
-  }
+vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
+                              const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) {
   const int n = A.numRows();
-  const bool jacobi = o_.preconditioner == preconditioner_kind::jacobi;
-  vector_view dinv = jacobi ? jacobi_inverse_diagonal(A) : vector_view();
+  const bool jacobi = dinv.data() != nullptr;
   vector_view r("ppl::bicgstab::r", n), rh("ppl::bicgstab::r_hat", n), p("ppl::bicgstab::p", n),
       v("ppl::bicgstab::v", n), t("ppl::bicgstab::t", n);
   // Without a preconditioner p_hat is p and s_hat is s, which lives in r (s = r - alpha v is done in place).
@@ -102,8 +93,8 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
     beta.den0 = sl.at(nx, RV);
     beta.den1 = sl.at(nx, TS);
     // With Jacobi, p_hat = D^-1 p is written by the same kernel (charged to "update").
-    vec::axpbypcz(dev_coef::constant(1.0), r, dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RV), -1.0), v, beta, p, s,
-                  jacobi ? const_vector_view(dinv) : const_vector_view(), jacobi ? ph : vector_view());
+    vec::axpbypcz(dev_coef::constant(1.0), r, dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RV), -1.0), v, beta, p, s, dinv,
+                  ph);
     clock.charge(res.times.update);
     spmv.apply(A, ph, v);
     clock.charge(res.times.spmv);
@@ -111,11 +102,8 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
     clock.charge(res.times.dot);
     const dev_coef alpha =
         dev_coef::ratio(sl.at(c, RHO), sl.at(c, RV)).guarded(o_.breakdown_tol, sl.at(c, RHAT2), sl.at(c, VV));
-    dev_coef minus_alpha = alpha;
-    minus_alpha.scale = -1.0;
     // s = r - alpha v, in r; with Jacobi also s_hat = D^-1 s
-    vec::axpby(minus_alpha, v, dev_coef::constant(1.0), r, s, jacobi ? const_vector_view(dinv) : const_vector_view(),
-               jacobi ? sh : vector_view());
+    vec::axpby(alpha.negated(), v, dev_coef::constant(1.0), r, s, dinv, sh);
     clock.charge(res.times.update);
     spmv.apply(A, sh, t);
     clock.charge(res.times.spmv);
@@ -123,9 +111,7 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
     clock.charge(res.times.dot);
     const dev_coef omega =
         dev_coef::ratio(sl.at(c, TS), sl.at(c, TT)).guarded(o_.breakdown_tol, sl.at(c, TT), sl.at(c, SS));
-    dev_coef minus_omega = omega;
-    minus_omega.scale = -1.0;
-    vec::xr_update_dots(alpha, ph, omega, sh, x, minus_omega, t, r, rh, s, sl.at(nx, RHO));
+    vec::xr_update_dots(alpha, ph, omega, sh, x, omega.negated(), t, r, rh, s, sl.at(nx, RHO));
     clock.charge(res.times.update);
     sl.fetch();
     clock.charge(res.times.host);
@@ -156,9 +142,7 @@ solver_result bicgstab::solve(const crs_matrix& A, spmv_strategy& spmv, const_ve
   res.iterations = k;
   Kokkos::fence();
   res.times.iterate = loop.seconds();
-  finish(A, spmv, b, x, t, res);
-  Kokkos::Profiling::popRegion();
-  return res;
+  return t;
 }
 
 }  // namespace

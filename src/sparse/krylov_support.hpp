@@ -5,6 +5,7 @@
 #include <Kokkos_Timer.hpp>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/vector_ops.hpp"
@@ -53,6 +54,26 @@ class scalar_slots {
   int stride_;
   vec::scalar_view dev_;
   vec::scalar_view::HostMirror host_;
+};
+
+// What every solve shares around its iterations: the profiling region "ppl::solver[<name>]" (popped also when an
+// input error is thrown), the result and its total timer, the argument checks, the Jacobi inverse diagonal and
+// the final true residual. A method implements iterate().
+class krylov_method : public krylov_solver {
+ public:
+  krylov_method(std::string name, const solver_options& o) : name_(std::move(name)), o_(o) {}
+  std::string name() const final { return name_; }
+  solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) final;
+
+ protected:
+  // Sets up and iterates from the guess in x; `dinv` is the Jacobi inverse diagonal, empty without a
+  // preconditioner. Fills result.times.setup (from `total`) and .iterate, .iterations, .outcome; returns a work
+  // vector of A's rows that the final true residual may overwrite.
+  virtual vector_view iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
+                              const_vector_view dinv, solver_result& result, const Kokkos::Timer& total) = 0;
+
+  const std::string name_;
+  const solver_options o_;
 };
 
 // |d| <= tol * sqrt(|uu * ww|): d = (u, w) is negligible next to ||u|| ||w||.

@@ -48,7 +48,7 @@ struct sum_reduction {
 // The result of an N-sum reduction: slots [slot, slot + N) of the device scalars, as one value.
 template <int N>
 Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> result(scalar_view s,
-                                                                                                   int slot) {
+                                                                                                  int slot) {
   static_assert(sizeof(sums<N>) == N * sizeof(double), "slots are consecutive doubles");
   return Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
       reinterpret_cast<sums<N>*>(s.data() + slot));
@@ -185,10 +185,7 @@ struct count_nonfinite_functor {
 }  // namespace
 
 double eval_on_host(const dev_coef& k, const double* s) {
-  auto at = [&](int i) { return i < 0 ? 1.0 : s[i]; };
-  const double den = at(k.den0) * at(k.den1);
-  const double lim = k.guard > 0 ? k.guard * std::sqrt(std::fabs(at(k.ref0) * at(k.ref1))) : 0.0;
-  return std::fabs(den) > lim ? k.scale * at(k.num0) * at(k.num1) / den : 0.0;
+  return k.eval(s);  // the device rule, compiled for the host
 }
 
 void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
@@ -196,8 +193,8 @@ void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), result<3>(s, slot));
 }
 
-void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s,
-           const_vector_view d, vector_view dy) {
+void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s, const_vector_view d,
+           vector_view dy) {
   const runs e(y.extent(0));
   Kokkos::parallel_for("ppl::vec::axpby", e.policy(), axpby_functor{e, a, b, x, y, s.data(), d, dy});
 }

@@ -36,6 +36,11 @@ struct dev_coef {
     k.den0 = den;
     return k;
   }
+  dev_coef negated() const {
+    dev_coef k = *this;
+    k.scale = -scale;
+    return k;
+  }
   dev_coef guarded(double tol, int r0, int r1) const {
     dev_coef k = *this;
     k.guard = tol;

@@ -18,10 +18,6 @@
 namespace ppl::potential_detail {
 namespace {
 
-KOKKOS_FORCEINLINE_FUNCTION float mufu_rsqrt(float x) {
-  return kernels::fast_rsqrt(x);  // device pass: one rsqrt.approx.ftz.f32
-}
-
 // Two Newton steps y <- y (1.5 - x/2 y^2) from the integer first guess; FMA and integer pipes only.
 KOKKOS_FORCEINLINE_FUNCTION float software_rsqrt(float x) {
 #if defined(__CUDA_ARCH__)
@@ -45,7 +41,7 @@ struct hybrid_row {
   KOKKOS_FORCEINLINE_FUNCTION static void unmasked(std::integer_sequence<int, Cs...>, const float (&x)[C], float dyz2,
                                                    float ax, float q, float (&v)[C]) {
     ((v[Cs] += q * (Cs < S ? software_rsqrt((x[Cs] - ax) * (x[Cs] - ax) + dyz2)
-                           : mufu_rsqrt((x[Cs] - ax) * (x[Cs] - ax) + dyz2))),
+                           : kernels::fast_rsqrt((x[Cs] - ax) * (x[Cs] - ax) + dyz2))),
      ...);
   }
 
@@ -60,7 +56,7 @@ struct hybrid_row {
       for (int c = 0; c < C; ++c) {
         const float dx = x[c] - at.x;
         const float r2 = dx * dx + dyz2;
-        v[c] += r2 < kernels::coincidence_radius2_f ? 0.0f : at.q * mufu_rsqrt(r2);  // see accumulate_row
+        v[c] += r2 < kernels::coincidence_radius2_f ? 0.0f : at.q * kernels::fast_rsqrt(r2);  // see accumulate_row
       }
     }
   }
