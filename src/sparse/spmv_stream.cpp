@@ -18,7 +18,9 @@
 namespace ppl {
 namespace {
 
-using team_policy = Kokkos::TeamPolicy<sparse_space>;
+// At most 32 registers, so that 8 teams of 256 threads fit on an SM: a memory-bound kernel needs the loads of
+// every warp it can hold in flight (without the bound nvcc took 40 registers: 6 teams, ncu, run 4).
+using team_policy = Kokkos::TeamPolicy<sparse_space, Kokkos::LaunchBounds<256, 8>>;
 using member_type = team_policy::member_type;
 constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
 constexpr int team_threads = host_space ? 1 : 256;  // threads of a team (team size x vector length)
@@ -42,15 +44,19 @@ struct stream_kernel {
       const int stride = m.team_size() * lanes;
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
         for (int j0 = m.team_rank() * lanes + l; j0 < nnz; j0 += stride * unroll) {
+          // Every load unconditional (past the end: the last entry again), so that all 3 x unroll loads of a
+          // thread are in flight together; only the stores are conditional. With the x loads under the store's
+          // condition they waited one by one (ncu: 40% slower, perf/results/h200-run4).
           int c[unroll];
-          double v[unroll];
-          for (int u = 0; u < unroll; ++u) {  // past the end: reload the last entry (no branch), store nothing
+          double v[unroll], xv[unroll];
+          for (int u = 0; u < unroll; ++u) {
             const int j = j0 + u * stride < nnz ? j0 + u * stride : nnz - 1;
             c[u] = entries(base + j);
             v[u] = values(base + j);
           }
+          for (int u = 0; u < unroll; ++u) xv[u] = x(c[u]);
           for (int u = 0; u < unroll; ++u)
-            if (j0 + u * stride < nnz) products[j0 + u * stride] = v[u] * x(c[u]);
+            if (j0 + u * stride < nnz) products[j0 + u * stride] = v[u] * xv[u];
         }
       });
       m.team_barrier();
@@ -96,10 +102,11 @@ class spmv_stream final : public spmv_strategy {
       const int r = rows_per_team_ > 0 ? rows_per_team_ : default_rows_per_team(mean);
       const int lanes = host_space ? 1 : std::max(1, std::min(32, team_threads / r));
       const int team_size = host_space ? 1 : std::max(1, team_threads / lanes);
-      // 25% above the mean row length, at least 32 per row; on a GPU at most 40 KiB, so that with Kokkos' own
-      // team space (8 bytes per thread) a team stays within the 48 KiB a block gets without an opt-in.
+      // 25% above the mean row length, at least 32 per row; on a GPU at most 24 KiB, so that the 8 teams per SM
+      // of the launch bounds fit in its 228 KiB with Kokkos' own team space (8 bytes per thread; Kokkos refuses
+      // the launch otherwise).
       const int wanted = r * std::max(32, static_cast<int>(std::ceil(1.25 * mean)));
-      const int capacity = host_space ? wanted : std::min(5120, wanted);
+      const int capacity = host_space ? wanted : std::min(3072, wanted);
       stream_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, r, lanes, capacity};
       team_policy policy((rows + r - 1) / r, team_size, lanes);
       policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * capacity));
