@@ -81,7 +81,7 @@ struct coalesced_kernel {
 
 // Team shape: 0 = chosen per backend and lattice. GPU: block_width 32 (smaller, down to 8, when a row is shorter
 // than 32 x C, so short rows waste fewer padded points), block_rows = 512 / block_width, tile 2048 (the fastest
-// shape of the H200 sweep, perf/results/h200-run4: 2.7% faster than 32 x 8 threads with 1024-atom tiles); host:
+// shape of the H200 sweep, perf/results/h200-run4: 2.8% faster than 32 x 8 threads with 1024-atom tiles); host:
 // one-thread teams (the C consecutive points vectorise), tile 2048.
 struct tile_shape {
   int width = 0, rows = 0, tile = 0;
