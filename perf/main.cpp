@@ -7,6 +7,7 @@
 #include <cstring>
 #include <vector>
 
+#include "ppl/core/kokkos_session.hpp"
 #include "ppl/core/system_info.hpp"
 
 #ifndef PPL_GIT_REVISION
@@ -14,12 +15,7 @@
 #endif
 
 int main(int argc, char** argv) {
-  std::vector<char*> kokkos_args{argv[0]}, bench_args{argv[0]};
-  for (int i = 1; i < argc; ++i) (std::strncmp(argv[i], "--kokkos-", 9) == 0 ? kokkos_args : bench_args).push_back(argv[i]);
-  int kargc = static_cast<int>(kokkos_args.size());
-  int bargc = static_cast<int>(bench_args.size());
-  setenv("OMP_PROC_BIND", "false", 0);
-  Kokkos::initialize(kargc, kokkos_args.data());
+  ppl::kokkos_session kokkos(argc, argv);  // takes the --kokkos-* flags; Google Benchmark gets the rest
   {
     const auto s = ppl::query_system_info();
     std::string backends;
@@ -34,10 +30,9 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("sm_clock_ghz", std::to_string(s.clock_ghz));
     benchmark::AddCustomContext("compiler", s.compiler);
     benchmark::AddCustomContext("git_revision", PPL_GIT_REVISION);
-    benchmark::Initialize(&bargc, bench_args.data());
+    benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();
   }
-  Kokkos::finalize();
   return 0;
 }

@@ -1,16 +1,21 @@
-// GoogleTest main for ppl: Kokkos is initialized once for the whole binary with the --kokkos-* flags.
-#include <Kokkos_Core.hpp>
-
-#include <cstdlib>
+// GoogleTest main for ppl: Kokkos is started once for the whole binary with the --kokkos-* flags
+// (ppl::kokkos_session, as the `ppl` command does); the seed in use is printed when a test fails.
 #include <gtest/gtest.h>
+
+#include <iostream>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_session.hpp"
+#include "support/ppl_test.hpp"
 
 int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
-  // Kokkos warns when OMP_PROC_BIND is unset; libgomp has read its environment already, so "false" is what
-  // applies anyway. Users who want pinned threads set OMP_PROC_BIND=spread OMP_PLACES=threads themselves.
-  setenv("OMP_PROC_BIND", "false", 0);
-  Kokkos::initialize(argc, argv);
-  int rc = RUN_ALL_TESTS();
-  Kokkos::finalize();
-  return rc;
+  try {
+    ppl::kokkos_session kokkos(argc, argv);
+    ppl_test::install_seed_reporter();
+    return RUN_ALL_TESTS();
+  } catch (const ppl::error& e) {
+    std::cerr << "test main: " << e.what() << "\n";
+    return 2;
+  }
 }

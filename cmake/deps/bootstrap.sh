@@ -40,7 +40,7 @@ done
 # 1. Debian packages
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-  libeigen3-dev python3 python3-numpy python3-griddataformats python3-matplotlib)
+  libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib)
 
 install_debian_packages() {
   local missing=()

@@ -1,17 +1,14 @@
 // The `ppl` command. Kokkos' own flags (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to
 // Kokkos::initialize; everything else goes to CLI11. Exit codes: see ppl::exit_code and docs/cli.md.
 #include <CLI/CLI.hpp>
-#include <Kokkos_Core.hpp>
-
-#include <cstdlib>
 #include <fmt/format.h>
 
-#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_session.hpp"
 #include "ppl/core/strategies.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/jobs/job.hpp"
@@ -76,24 +73,21 @@ int run_cli(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Split Kokkos' flags from ours, so `--help` is ours and `--kokkos-help` is Kokkos'.
-  std::vector<char*> kokkos_args{argv[0]}, cli_args{argv[0]};
-  for (int i = 1; i < argc; ++i) (std::strncmp(argv[i], "--kokkos-", 9) == 0 ? kokkos_args : cli_args).push_back(argv[i]);
-  int kokkos_argc = static_cast<int>(kokkos_args.size());
-  int rc = 0;
-  // Kokkos warns when OMP_PROC_BIND is unset; libgomp has read its environment already, so "false" is what
-  // applies anyway. Users who want pinned threads set OMP_PROC_BIND=spread OMP_PLACES=threads themselves.
-  setenv("OMP_PROC_BIND", "false", 0);
-  Kokkos::initialize(kokkos_argc, kokkos_args.data());
+  // Kokkos' flags go to Kokkos (checked first: a malformed value is bad input, not an abort), the rest to CLI11,
+  // so `--help` is ours and `--kokkos-help` is Kokkos'.
   try {
-    rc = run_cli(static_cast<int>(cli_args.size()), cli_args.data());
+    ppl::kokkos_session kokkos(argc, argv);
+    try {
+      return run_cli(argc, argv);
+    } catch (const ppl::error& e) {
+      std::cerr << "ppl: error: " << e.what() << "\n";
+      return static_cast<int>(e.code());
+    } catch (const std::exception& e) {
+      std::cerr << "ppl: error: " << e.what() << "\n";
+      return static_cast<int>(ppl::exit_code::failure);
+    }
   } catch (const ppl::error& e) {
     std::cerr << "ppl: error: " << e.what() << "\n";
-    rc = static_cast<int>(e.code());
-  } catch (const std::exception& e) {
-    std::cerr << "ppl: error: " << e.what() << "\n";
-    rc = static_cast<int>(ppl::exit_code::failure);
+    return static_cast<int>(e.code());
   }
-  Kokkos::finalize();
-  return rc;
 }

@@ -3,14 +3,15 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <random>
 #include <sstream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/text_reader.hpp"
 
 namespace ppl {
 
@@ -38,41 +39,60 @@ bool is_atom_record(const std::string& first) {
   return first == "ATOM" || first == "HETATM";
 }
 
+// A residue number, optionally with an insertion code: "52", "-3", "52A".
+bool is_residue_number(const std::string& s) {
+  std::size_t i = (s.size() > 1 && s[0] == '-') ? 1 : 0;
+  const std::size_t digits_from = i;
+  while (i < s.size() && std::isdigit(static_cast<unsigned char>(s[i]))) ++i;
+  return i > digits_from && s.size() - i <= 1 && (i == s.size() || std::isalpha(static_cast<unsigned char>(s[i])));
+}
+
+// Coordinates (A) and charges (e) beyond this are not molecules; it keeps every pair distance and every partial
+// sum far inside float32 range (3.4e38), where the kernels compute.
+constexpr double max_pqr_value = 1.0e6;
+
 }  // namespace
 
 // PQR: "ATOM serial name resname [chain] resseq x y z charge radius", whitespace separated. The chain id is
-// optional and residue names may carry insertion codes, so the five last fields are the numbers we need.
+// optional and residue names may carry insertion codes, so the five last fields are the numbers we need; the field
+// before them must be the residue number, so a line that lost a field (a chain id but no radius) is an error
+// rather than a line read with shifted columns. Plain or gzip-compressed (text_reader).
 atoms read_pqr(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw input_error(path + ": cannot open PQR file");
+  text_reader in(path, "PQR file");
   atoms a;
   a.source = path;
   std::string line;
-  std::size_t line_no = 0;
-  while (std::getline(in, line)) {
-    ++line_no;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
+  while (in.next(line)) {
     std::istringstream fields(line);
     std::vector<std::string> f;
     for (std::string w; fields >> w;) f.push_back(w);
     if (f.empty() || !is_atom_record(f[0])) continue;  // REMARK, TER, END, CRYST1, blank lines
-    const std::string where = path + ":" + std::to_string(line_no) + ": ";
+    const std::string where = in.where() + ": ";
     // record serial name resname resseq + 5 numbers = 10 fields at least (11 with a chain id).
     if (f.size() < 10)
       throw input_error(
           where + f[0] + " record has " + std::to_string(f.size()) +
           " fields, expected at least 10 (record serial name residue [chain] resseq x y z charge radius)");
+    if (!is_residue_number(f[f.size() - 6]))
+      throw input_error(where + "expected the residue number before x y z charge radius, got '" +
+                        f[f.size() - 6] + "' (a field is missing: record serial name residue [chain] resseq x y z " +
+                        "charge radius)");
     static const char* names[5] = {"x", "y", "z", "charge", "radius"};
     double v[5];
     for (int i = 0; i < 5; ++i) {
       const std::string& s = f[f.size() - 5 + i];
       if (!parse_number(s, v[i])) throw input_error(where + "field '" + names[i] + "' is not a number: '" + s + "'");
+      // Finite in float32 too: the kernels compute in float, and 1e39 would silently become Inf there.
       if (!std::isfinite(v[i])) throw input_error(where + "field '" + names[i] + "' is not finite: '" + s + "'");
+      if (std::abs(v[i]) > max_pqr_value)
+        throw input_error(where + "field '" + names[i] + "' is out of range: '" + s + "' (|value| <= " +
+                          std::to_string(static_cast<long long>(max_pqr_value)) + ")");
     }
     if (v[4] < 0) throw input_error(where + "negative radius " + f.back());
     a.push_back(v[0], v[1], v[2], v[3], v[4]);
   }
-  if (in.bad()) throw input_error(path + ": read error");
+  if (a.size() == 0)
+    throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
   return a;
 }
 

@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/text_reader.hpp"
 #include "ppl/io/atomic_file.hpp"
 
 namespace ppl {
@@ -33,37 +34,18 @@ std::vector<std::string> tokens(const std::string& line) {
   return out;
 }
 
-// Reads a file line by line, skipping comments and blank lines after the header, and names "file:line" in errors.
+// Reads a file line by line (plain or gzip-compressed), skipping comments and blank lines after the header, and
+// names "file:line" in errors.
 class mm_lines {
  public:
-  explicit mm_lines(const std::string& path) : path_(path), in_(path) {
-    if (!in_) throw input_error(path + ": cannot open the Matrix Market file");
-  }
-  [[noreturn]] void fail(const std::string& what) const {
-    throw input_error(path_ + ":" + std::to_string(line_no_ > 0 ? line_no_ : 1) + ": " + what);
-  }
-  bool raw(std::string& line) {
-    if (!std::getline(in_, line)) {
-      if (in_.bad()) throw input_error(path_ + ": read error");
-      return false;
-    }
-    ++line_no_;
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    return true;
-  }
+  explicit mm_lines(const std::string& path) : in_(path, "the Matrix Market file") {}
+  [[noreturn]] void fail(const std::string& what) const { in_.fail(what); }
+  bool raw(std::string& line) { return in_.next(line); }
   // The next line that is neither blank nor a comment.
-  bool data(std::string& line) {
-    while (raw(line)) {
-      const auto p = line.find_first_not_of(" \t");
-      if (p != std::string::npos && line[p] != '%') return true;
-    }
-    return false;
-  }
+  bool data(std::string& line) { return in_.next_data(line, '%'); }
 
  private:
-  std::string path_;
-  std::ifstream in_;
-  long line_no_ = 0;
+  text_reader in_;
 };
 
 struct header {

@@ -11,6 +11,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/potential/lattice.hpp"
 #include "ppl/potential/physics.hpp"
+#include "support/ppl_test.hpp"
 
 TEST(lattice_around, hand_example) {
   ppl::atoms a;
@@ -48,8 +49,7 @@ TEST(lattice_around, rejects_zero_atoms_and_bad_spacing) {
 namespace {
 
 std::vector<float> read_parboil_planes(const std::string& path, float& abs_sum, std::uint32_t& plane_points) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = ppl_test::read_file(path);
   EXPECT_GE(bytes.size(), 8u);
   std::memcpy(&abs_sum, bytes.data(), 4);  // little-endian host assumed (x86, as the file)
   std::memcpy(&plane_points, bytes.data() + 4, 4);
@@ -58,7 +58,7 @@ std::vector<float> read_parboil_planes(const std::string& path, float& abs_sum, 
   return v;
 }
 
-// Parboil cutcp's smoothed cutoff potential at one point, float64 (../shared/data/README.md).
+// Parboil cutcp's smoothed cutoff potential at one point, float64 (data/README.md).
 double cutcp_f64(const ppl::atoms& a, double px, double py, double pz) {
   constexpr double cutoff2 = 12.0 * 12.0;
   double v = 0;
@@ -75,15 +75,15 @@ double cutcp_f64(const ppl::atoms& a, double px, double py, double pz) {
 }  // namespace
 
 TEST(lattice_around, parboil_watbox_lattice_and_reference_planes) {
-  const std::string dir = std::string(PPL_SHARED_DATA_DIR) + "/molecules/";
-  const auto a = ppl::read_pqr(dir + "watbox.sl40.pqr");
+  const std::string dir = ppl_test::data_path("molecules/");
+  const auto a = ppl::read_pqr(dir + "watbox.sl40.pqr.gz");
   const auto g = ppl::lattice_around(a, 0.5, 0.5);
   EXPECT_EQ(g.dims[0], 82);
   EXPECT_EQ(g.dims[1], 82);
   EXPECT_EQ(g.dims[2], 82);
   float abs_sum = 0;
   std::uint32_t plane = 0;
-  const auto ref = read_parboil_planes(dir + "watbox.sl40.cutcp-lattice.dat", abs_sum, plane);
+  const auto ref = read_parboil_planes(dir + "watbox.sl40.cutcp-lattice.dat.gz", abs_sum, plane);
   ASSERT_EQ(plane, std::uint32_t(g.dims[0] * g.dims[1]));
   ASSERT_EQ(ref.size(), 2u * plane);
   // Recompute planes k = 0 and k = nz-1 on our lattice, zero the points within 1 A of an atom with the job's

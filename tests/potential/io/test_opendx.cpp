@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "io_test_util.hpp"
+#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/io/raw_grid.hpp"

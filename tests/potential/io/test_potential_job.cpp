@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "io_test_util.hpp"
+#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
@@ -168,18 +168,16 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
 }
 
-TEST(potential_job, zero_atoms_on_an_explicit_lattice) {
+TEST(potential_job, a_pqr_without_atoms_is_an_input_error_even_on_an_explicit_lattice) {
   temp_dir t;
   t.write("empty.pqr", "REMARK nothing\nEND\n");
   const auto job = t.write("job.yaml",
                            "job: potential\ninput: {pqr: empty.pqr}\nlattice: {dims: [4, 3, 2]}\nstrategy: reference\n"
                            "output: {dx: " +
                                t.file("v.dx") + "}\n");
-  ASSERT_EQ(run_job(job), 0);
-  for (double v : ppl::read_opendx(t.file("v.dx")).values) ASSERT_EQ(v, 0.0);
-  const auto around = t.write("around.yaml", "job: potential\ninput: {pqr: empty.pqr}\nstrategy: reference\n");
-  const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(around, {}); });
-  EXPECT_NE(msg.find("zero atoms"), std::string::npos) << msg;
+  const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(job, {}); });
+  EXPECT_NE(msg.find("empty.pqr: no ATOM or HETATM records"), std::string::npos) << msg;
+  EXPECT_FALSE(std::filesystem::exists(t.file("v.dx")));
 }
 
 struct bad_job {

@@ -1,10 +1,10 @@
-// PQR reading: record kinds, optional chain id, errors naming file:line, the real files in ../shared/data.
+// PQR reading: record kinds, optional chain id, errors naming file:line, the real files in data/ (gzip-compressed).
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <numeric>
 
-#include "io_test_util.hpp"
+#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/potential/atoms.hpp"
 
@@ -41,10 +41,22 @@ TEST(pqr, reads_atom_and_hetatm_with_and_without_chain_id) {
   EXPECT_DOUBLE_EQ(a.z[3], 2.0);
 }
 
-TEST(pqr, empty_file_and_only_remarks_give_zero_atoms) {
+TEST(pqr, no_atom_records_binary_data_and_shifted_columns_are_input_errors) {
   temp_dir t;
-  EXPECT_EQ(ppl::read_pqr(t.write("empty.pqr", "")).size(), 0u);
-  EXPECT_EQ(ppl::read_pqr(t.write("remarks.pqr", "REMARK nothing here\nEND\n")).size(), 0u);
+  const auto no_atoms = [&](const std::string& name, const std::string& text) {
+    return error_of<ppl::input_error>([&] { ppl::read_pqr(t.write(name, text)); });
+  };
+  EXPECT_NE(no_atoms("empty.pqr", "").find("empty.pqr: no ATOM or HETATM records"), std::string::npos);
+  EXPECT_NE(no_atoms("remarks.pqr", "REMARK nothing here\nEND\n").find("no ATOM or HETATM"), std::string::npos);
+  // A binary file (here an xz header) is not read as zero atoms.
+  const auto bin = no_atoms("x.pqr", std::string("REMARK\n\xfd" "7zXZ\0\0", 14));
+  EXPECT_NE(bin.find("x.pqr:2: not a text file"), std::string::npos) << bin;
+  // A chain id but no radius: 10 fields whose columns would shift (z read as the charge).
+  const auto cut = no_atoms("cut.pqr", "ATOM      1  N   MET A   1      27.340  24.430   2.614 -0.3000\n");
+  EXPECT_NE(cut.find("cut.pqr:1: expected the residue number"), std::string::npos) << cut;
+  // Beyond float range: would make an Inf map after the work.
+  const auto big = no_atoms("big.pqr", "ATOM      1  N   MET     1      1e39  24.430   2.614 -0.3000 1.0\n");
+  EXPECT_NE(big.find("big.pqr:1: field 'x' is out of range"), std::string::npos) << big;
 }
 
 struct bad_line {
@@ -82,26 +94,31 @@ TEST(pqr, missing_file_is_an_input_error_naming_it) {
   EXPECT_NE(msg.find("/nonexistent/dir/none.pqr"), std::string::npos) << msg;
 }
 
-TEST(pqr, real_molecules_from_shared_data) {
-  // Atom counts and net charges as listed in ../shared/data/README.md.
+TEST(pqr, real_molecules_in_data) {
+  // Atom counts and net charges as listed in data/README.md.
   struct expect {
     const char* file;
     std::size_t atoms;
     double net;
   };
-  for (const auto& e : {expect{"ubq.pqr", 1231, 0.0}, expect{"1d7h-min.pqr", 1663, 0.99},
-                        expect{"actin-dimer.pqr", 11754, -24.0}, expect{"watbox.sl40.pqr", 5943, 0.0}}) {
-    const auto a = ppl::read_pqr(std::string(PPL_SHARED_DATA_DIR) + "/molecules/" + e.file);
+  for (const auto& e : {expect{"ubq.pqr", 1231, 0.0}, expect{"1d7h-min.pqr.gz", 1663, 0.99},
+                        expect{"actin-dimer.pqr.gz", 11754, -24.0}, expect{"watbox.sl40.pqr.gz", 5943, 0.0},
+                        expect{"achbp.pqr.gz", 16090, -49.67}, expect{"hca.pqr.gz", 2482, 1.0},
+                        expect{"mache.pqr.gz", 8279, -10.004}}) {
+    const auto a = ppl::read_pqr(ppl_test::data_path(std::string("molecules/") + e.file));
     EXPECT_EQ(a.size(), e.atoms) << e.file;
     EXPECT_NEAR(std::accumulate(a.q.begin(), a.q.end(), 0.0), e.net, 0.006) << e.file;
     for (std::size_t i = 0; i < a.size(); ++i) ASSERT_GE(a.radius[i], 0.0) << e.file << " atom " << i;  // 0 for some H
   }
 }
 
-TEST(pqr, repository_copy_of_ubiquitin_matches_the_shared_file) {
-  const auto mine = ppl::read_pqr(std::string(PPL_TEST_DATA_DIR) + "/ubq.pqr");
-  const auto shared = ppl::read_pqr(std::string(PPL_SHARED_DATA_DIR) + "/molecules/ubq.pqr");
-  ASSERT_EQ(mine.size(), shared.size());
-  EXPECT_EQ(mine.x, shared.x);
-  EXPECT_EQ(mine.q, shared.q);
+TEST(pqr, gzip_compressed_reads_like_plain) {
+  temp_dir t;
+  const std::string text = ppl_test::read_file(ppl_test::data_path("molecules/ubq.pqr"));
+  const auto plain = ppl::read_pqr(t.write("u.pqr", text));
+  const auto packed = ppl::read_pqr(t.write_gz("u.pqr.gz", text));
+  ASSERT_EQ(plain.size(), 1231u);
+  EXPECT_EQ(plain.x, packed.x);
+  EXPECT_EQ(plain.z, packed.z);
+  EXPECT_EQ(plain.q, packed.q);
 }

@@ -23,6 +23,7 @@
 
 #include "ppl/core/config.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "support/ppl_test.hpp"
 
 namespace ppl::test {
 
@@ -116,11 +117,8 @@ inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name
   return s;
 }
 
-// Fresh inputs each run; the seed is printed on failure and PPL_TEST_SEED=<n> replays it.
-inline std::uint64_t test_seed() {
-  if (const char* s = std::getenv("PPL_TEST_SEED")) return std::strtoull(s, nullptr, 10);
-  return std::random_device{}();
-}
+// Fixed by default, PPL_TEST_SEED=<n>|random to vary (tests/support); printed on failure.
+inline std::uint64_t test_seed(std::uint64_t stream = 0) { return ppl_test::seed(stream); }
 
 // `n` atoms uniform in the lattice's box grown by `margin` A, charges in [-2, 2].
 inline atoms atoms_around(const lattice& g, std::size_t n, double margin, std::uint64_t seed) {

@@ -45,7 +45,7 @@ TEST_P(PotentialStrategy, ThinLattices) {
 }
 
 TEST_P(PotentialStrategy, RealMolecule) {
-  const atoms a = read_pqr(PPL_SHARED_DATA_DIR "/molecules/hca.pqr");
+  const atoms a = read_pqr(ppl_test::data_path("molecules/hca.pqr.gz"));
   ASSERT_GT(a.size(), 2000u);
   const lattice g = lattice_around(a, 2.5, 3.0);
   ASSERT_LT(g.size(), 40000u);
@@ -79,7 +79,7 @@ TEST_P(PotentialStrategy, ZeroAtomsGiveZeros) {
 }
 
 TEST_P(PotentialStrategy, FarAwayCoordinatesGiveTheSameMap) {
-  const atoms a = read_pqr(PPL_SHARED_DATA_DIR "/molecules/1d7h-min.pqr");
+  const atoms a = read_pqr(ppl_test::data_path("molecules/1d7h-min.pqr.gz"));
   lattice g = lattice_around(a, 2.0, 2.0);
   atoms far = a;
   const double shift[3] = {1e4, -1e4, 1e4};

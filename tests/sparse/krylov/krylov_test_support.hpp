@@ -8,6 +8,7 @@
 
 #include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/matrix_market.hpp"
+#include "support/ppl_test.hpp"
 
 namespace ppl::test {
 
@@ -69,7 +70,7 @@ inline std::vector<double> random_vector(std::size_t n, std::mt19937_64& rng, do
 }
 
 inline std::string shared_matrix(const std::string& name) {
-  return std::string(PPL_SHARED_DATA_DIR) + "/matrices/" + name;
+  return ppl_test::data_path("matrices/" + name + ".gz");
 }
 
 }  // namespace ppl::test

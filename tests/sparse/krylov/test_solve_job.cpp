@@ -11,6 +11,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/sparse/generators.hpp"
+#include "support/ppl_test.hpp"
 
 namespace ppl::test {
 namespace {
@@ -21,13 +22,12 @@ class solve_job : public ::testing::Test {
  protected:
   fs::path dir;
   void SetUp() override {
-    dir = fs::temp_directory_path() /
-          ("ppl_solve_job_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "_" +
-           ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir);
+    tmp = std::make_unique<ppl_test::temp_dir>();
+    dir = tmp->path;
     fs::create_directories(dir / "in");
   }
-  void TearDown() override { fs::remove_all(dir); }
+  void TearDown() override { tmp.reset(); }
+  std::unique_ptr<ppl_test::temp_dir> tmp;
 
   std::string write(const std::string& name, const std::string& text) {
     const auto p = dir / name;

@@ -13,6 +13,8 @@
 
 #include "host_reference.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/io/text_reader.hpp"
+#include "support/ppl_test.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 
 namespace ppl {
@@ -21,27 +23,10 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string shared(const std::string& f) {
-  return std::string(PPL_SHARED_DATA_DIR) + "/matrices/" + f;
+  return ppl_test::data_path("matrices/" + f + ".gz");
 }
 
-class temp_dir {
- public:
-  temp_dir()
-      : path_(fs::temp_directory_path() / ("ppl_mm_" + std::to_string(::getpid()) + "_" + std::to_string(n_++))) {
-    fs::create_directories(path_);
-  }
-  ~temp_dir() { fs::remove_all(path_); }
-  std::string write(const std::string& name, const std::string& text) const {
-    const auto p = (path_ / name).string();
-    std::ofstream(p) << text;
-    return p;
-  }
-  std::string file(const std::string& name) const { return (path_ / name).string(); }
-
- private:
-  static inline int n_ = 0;
-  fs::path path_;
-};
+using ppl_test::temp_dir;
 
 double entry(const host_csr& A, int r, int c) {
   for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j)
@@ -51,7 +36,7 @@ double entry(const host_csr& A, int r, int c) {
 
 // Reads the raw file independently (no comments, no symmetric files here): sum of duplicates per (row, col).
 std::map<std::pair<int, int>, double> raw_entries(const std::string& path) {
-  std::ifstream in(path);
+  std::istringstream in(ppl_test::read_file(path));
   std::string line;
   bool size_seen = false;
   std::map<std::pair<int, int>, double> m;

@@ -12,6 +12,7 @@
 #include "host_reference.hpp"
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/matrix_market.hpp"
+#include "support/ppl_test.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
@@ -99,7 +100,7 @@ TEST_P(spmv_strategy_test, generated_27_and_81_per_row) {
 
 TEST_P(spmv_strategy_test, shared_matrix_market_files) {
   for (const char* f : {"2dcyl1.mtx", "ani4.mtx", "ani1_nonsymm.mtx"})
-    check(read_matrix_market_host(std::string(PPL_SHARED_DATA_DIR) + "/matrices/" + f), 50);
+    check(read_matrix_market_host(ppl_test::data_path(std::string("matrices/") + f + ".gz")), 50);
 }
 
 // The transpose is cached per matrix: a second matrix must not reuse the first one's transpose.
