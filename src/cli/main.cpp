@@ -1,8 +1,8 @@
 // The `ppl` command. Kokkos' own flags (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to
 // Kokkos::initialize; everything else goes to CLI11. Exit codes: see ppl::exit_code and docs/cli.md.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,10 +16,11 @@
 namespace {
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"ppl: portable performance layer -- electrostatic potential maps, ion placement and sparse Krylov "
-               "solves as Kokkos kernels.\nKokkos flags (--kokkos-threads=N, --kokkos-device-id=N, "
-               "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
-               "failed, 4 solver did not converge."};
+  CLI::App app{
+      "ppl: portable performance layer -- electrostatic potential maps, ion placement and sparse Krylov "
+      "solves as Kokkos kernels.\nKokkos flags (--kokkos-threads=N, --kokkos-device-id=N, "
+      "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
+      "failed, 4 solver did not converge."};
   app.require_subcommand(1);
 
   auto* info = app.add_subcommand("info", "versions, Kokkos backends, the device and its limits");

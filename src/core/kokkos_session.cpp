@@ -10,7 +10,9 @@ namespace ppl {
 
 namespace {
 
-bool starts_with(const std::string& s, const char* prefix) { return s.compare(0, std::strlen(prefix), prefix) == 0; }
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
 
 // A whole non-negative decimal integer that fits an int (Kokkos parses with std::stoi and throws or aborts on
 // anything else).
@@ -22,9 +24,9 @@ bool is_small_count(const std::string& v) {
 }
 
 // The flags whose value Kokkos converts to an integer.
-const char* const integer_flags[] = {"--kokkos-threads",    "--kokkos-num-threads", "--kokkos-numa",
-                                     "--kokkos-device-id",  "--kokkos-device",      "--kokkos-num-devices",
-                                     "--kokkos-ndevices",   "--kokkos-skip-device"};
+const char* const integer_flags[] = {"--kokkos-threads",   "--kokkos-num-threads", "--kokkos-numa",
+                                     "--kokkos-device-id", "--kokkos-device",      "--kokkos-num-devices",
+                                     "--kokkos-ndevices",  "--kokkos-skip-device"};
 
 }  // namespace
 
@@ -69,6 +71,8 @@ kokkos_session::kokkos_session(int& argc, char** argv) {
   Kokkos::initialize(kargc, kargv.data());
 }
 
-kokkos_session::~kokkos_session() { Kokkos::finalize(); }
+kokkos_session::~kokkos_session() {
+  Kokkos::finalize();
+}
 
 }  // namespace ppl

@@ -37,13 +37,6 @@ std::optional<config_node> optional_map(const config_node& c, const std::string&
   return n;
 }
 
-std::string resolve_input(const config_node& c, const std::string& key) {
-  namespace fs = std::filesystem;
-  const fs::path p(c.get<std::string>(key));
-  if (p.is_absolute()) return p.string();
-  return (fs::path(c.source()).parent_path() / p).lexically_normal().string();
-}
-
 atoms read_input(const config_node& root) {
   const auto in = root.child("input");
   if (!in.is_map()) throw input_error(in.where() + ": 'input' must be a map with one of: pqr, random, water_box");
@@ -52,7 +45,7 @@ atoms read_input(const config_node& root) {
     throw input_error(in.where() + ": 'input' needs exactly one of: pqr, random, water_box (" + std::to_string(given) +
                       " given)");
   if (in.has("pqr")) {
-    const auto path = resolve_input(in, "pqr");
+    const auto path = in.input_file("pqr");
     try {
       return read_pqr(path);
     } catch (const input_error& e) {
@@ -146,19 +139,12 @@ void read_strategy(const config_node& root, potential_job_config& j) {
 void read_outputs(const config_node& root, potential_job_config& j) {
   const auto o = optional_map(root, "output");
   if (!o) return;
-  std::vector<std::pair<std::string, std::string>> files;  // key, path
   for (auto [key, slot] : {std::pair{"dx", &j.dx}, {"raw", &j.raw}, {"summary", &j.summary}}) {
     if (!o->has(key)) continue;
-    *slot = o->get<std::string>(key);
-    check_writable(**slot, o->where(key));
-    files.emplace_back(key, **slot);
-    if (std::string(key) == "raw") files.emplace_back(key, raw_sidecar_path(**slot));
+    const bool raw = std::string(key) == "raw";
+    *slot = o->output_file(
+        key, raw ? std::vector<std::string>{raw_sidecar_path(o->get<std::string>(key))} : std::vector<std::string>{});
   }
-  std::set<std::string> seen;
-  for (const auto& [key, path] : files)
-    if (!seen.insert(std::filesystem::weakly_canonical(path).string()).second)
-      throw input_error(o->where(key) + ": 'output." + key + "' writes '" + path +
-                        "', which another output also writes");
 }
 
 void read_verification(const config_node& root, potential_job_config& j) {

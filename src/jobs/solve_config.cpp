@@ -21,27 +21,9 @@ std::optional<config_node> optional_map(const config_node& c, const std::string&
   return n;
 }
 
-// An input path: relative to the job file's folder; must be readable now.
-std::string input_path(const config_node& c, const std::string& key) {
-  namespace fs = std::filesystem;
-  const fs::path p(c.get<std::string>(key));
-  const std::string path =
-      p.is_absolute() ? p.string() : (fs::path(c.source()).parent_path() / p).lexically_normal().string();
-  std::ifstream in(path);
-  if (!in) throw input_error(c.where(key) + ": '" + c.key_path(key) + "': cannot open '" + path + "'");
-  return path;
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  return fs::weakly_canonical(fs::absolute(a)) == fs::weakly_canonical(fs::absolute(b));
-}
-
 std::optional<std::string> output_path(const config_node& out, const std::string& key) {
   if (!out.has(key)) return std::nullopt;
-  const auto p = out.get<std::string>(key);
-  check_writable(p, out.where(key));
-  return p;
+  return out.output_file(key);
 }
 
 void read_matrix(const config_node& root, solve_config& s) {
@@ -51,7 +33,7 @@ void read_matrix(const config_node& root, solve_config& s) {
   const bool file = m.has("file"), gen = m.has("generator");
   if (file == gen) throw input_error(m.where() + ": 'matrix' needs exactly one of: file, generator");
   if (file) {
-    s.matrix_file = input_path(m, "file");
+    s.matrix_file = m.input_file("file");
     return;
   }
   s.generator = m.get_choice("generator", "", {"convection_diffusion", "convection_diffusion_3x"});
@@ -74,7 +56,7 @@ void read_rhs(const config_node& root, solve_config& s) {
   s.rhs_where = r->where();
   if (r->is_map()) {
     s.rhs = solve_config::rhs_kind::file;
-    s.rhs_file = input_path(*r, "file");
+    s.rhs_file = r->input_file("file");
     return;
   }
   s.rhs = root.get_choice("rhs", "ones", {"ones", "manufactured"}) == "manufactured"
@@ -103,7 +85,7 @@ void read_solver(const config_node& root, solve_config& s) {
   o.progress_every = c->get_in<int>("progress_every", o.progress_every, 0, std::numeric_limits<int>::max());
   if (auto g = c->find("initial_guess")) {
     if (g->is_map()) {
-      s.x0_file = input_path(*g, "file");
+      s.x0_file = g->input_file("file");
       s.x0_where = g->where();
     } else {
       c->get_choice("initial_guess", "zero", {"zero"});
@@ -136,13 +118,6 @@ solve_config read_solve_config(const config_node& root) {
     s.solution_path = output_path(*out, "solution");
     s.history_path = output_path(*out, "history");
     s.summary_path = output_path(*out, "summary");
-    const std::vector<std::pair<std::string, std::optional<std::string>>> outs = {
-        {"solution", s.solution_path}, {"history", s.history_path}, {"summary", s.summary_path}};
-    for (std::size_t i = 0; i < outs.size(); ++i)
-      for (std::size_t j = i + 1; j < outs.size(); ++j)
-        if (outs[i].second && outs[j].second && same_file(*outs[i].second, *outs[j].second))
-          throw input_error(out->where(outs[j].first) + ": output." + outs[j].first + " and output." + outs[i].first +
-                            " name the same file '" + *outs[j].second + "'");
   }
   return s;
 }

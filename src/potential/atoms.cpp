@@ -74,9 +74,8 @@ atoms read_pqr(const std::string& path) {
           where + f[0] + " record has " + std::to_string(f.size()) +
           " fields, expected at least 10 (record serial name residue [chain] resseq x y z charge radius)");
     if (!is_residue_number(f[f.size() - 6]))
-      throw input_error(where + "expected the residue number before x y z charge radius, got '" +
-                        f[f.size() - 6] + "' (a field is missing: record serial name residue [chain] resseq x y z " +
-                        "charge radius)");
+      throw input_error(where + "expected the residue number before x y z charge radius, got '" + f[f.size() - 6] +
+                        "' (a field is missing: record serial name residue [chain] resseq x y z " + "charge radius)");
     static const char* names[5] = {"x", "y", "z", "charge", "radius"};
     double v[5];
     for (int i = 0; i < 5; ++i) {
@@ -85,14 +84,13 @@ atoms read_pqr(const std::string& path) {
       // Finite in float32 too: the kernels compute in float, and 1e39 would silently become Inf there.
       if (!std::isfinite(v[i])) throw input_error(where + "field '" + names[i] + "' is not finite: '" + s + "'");
       if (std::abs(v[i]) > max_pqr_value)
-        throw input_error(where + "field '" + names[i] + "' is out of range: '" + s + "' (|value| <= " +
-                          std::to_string(static_cast<long long>(max_pqr_value)) + ")");
+        throw input_error(where + "field '" + names[i] + "' is out of range: '" + s +
+                          "' (|value| <= " + std::to_string(static_cast<long long>(max_pqr_value)) + ")");
     }
     if (v[4] < 0) throw input_error(where + "negative radius " + f.back());
     a.push_back(v[0], v[1], v[2], v[3], v[4]);
   }
-  if (a.size() == 0)
-    throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
+  if (a.size() == 0) throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
   return a;
 }
 

@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
-#include "ppl/io/text_reader.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/io/text_reader.hpp"
 
 namespace ppl {
 namespace {

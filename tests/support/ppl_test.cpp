@@ -97,6 +97,8 @@ std::uint64_t seed(std::uint64_t stream) {
   return z ^ (z >> 31);
 }
 
-void install_seed_reporter() { ::testing::UnitTest::GetInstance()->listeners().Append(new seed_reporter); }
+void install_seed_reporter() {
+  ::testing::UnitTest::GetInstance()->listeners().Append(new seed_reporter);
+}
 
 }  // namespace ppl_test

@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/verification.hpp"
+#include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
 using ppl_test::temp_dir;
@@ -193,6 +193,7 @@ TEST_P(potential_job_errors, are_input_errors_naming_the_place) {
   t.write("ok.pqr", "ATOM 1 N MET 1 0 0 0 1 1\n");
   t.write("bad.pqr", "REMARK\nATOM 1 N MET 1 0 0 zero 1 1\n");
   const auto path = t.write("job.yaml", std::string("job: potential\n") + GetParam().yaml);
+  const ppl_test::scoped_cwd here(t.path);  // outputs are relative to the current folder, inputs to the job file
   const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(path, {}); });
   EXPECT_NE(msg.find(GetParam().expect), std::string::npos) << msg;
   EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 3) << "something was written";
@@ -212,7 +213,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"missing_strategy", "input: {pqr: ok.pqr}\n", "missing required key 'strategy'"},
         bad_job{"two_inputs", "input: {pqr: ok.pqr, water_box: {size: [5, 5, 5]}}\nstrategy: reference\n",
                 "exactly one of: pqr, random, water_box (2 given)"},
-        bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "none.pqr: cannot open"},
+        bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "'input.pqr': cannot open"},
         bad_job{"bad_pqr_line", "input: {pqr: bad.pqr}\nstrategy: reference\n", "job.yaml:2:9: input.pqr: "},
         bad_job{"bad_pqr_line_names_its_line", "input: {pqr: bad.pqr}\nstrategy: reference\n",
                 "bad.pqr:2: field 'z' is not a number: 'zero'"},
@@ -228,7 +229,26 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"output_folder_missing", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: /no/such/dir/v.dx}\n",
                 "job.yaml:4:10: output folder '/no/such/dir' does not exist"},
         bad_job{"same_output_twice", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: a.dx, summary: a.dx}\n",
-                "'output.summary' writes 'a.dx', which another output also writes"},
+                "job.yaml:4:20: 'output.summary' would overwrite another output 'a.dx' (output.dx)"},
+        bad_job{"output_is_the_input", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: ok.pqr}\n",
+                "job.yaml:4:10: 'output.dx' would overwrite an input"},
+        bad_job{"input_named_after_output", "output: {dx: ok.pqr}\ninput: {pqr: ok.pqr}\nstrategy: reference\n",
+                "job.yaml:2:10: 'output.dx' would overwrite an input"},
+        bad_job{"output_is_the_job_file", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {summary: job.yaml}\n",
+                "'output.summary' would overwrite the job file"},
+        bad_job{"output_is_a_folder", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: .}\n",
+                "'output.dx': '.' is a folder"},
+        bad_job{"output_under_proc", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: /proc/self/x.dx}\n",
+                "is under /proc"},
+        bad_job{"output_with_control_character",
+                "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: \"a\\0b.dx\"}\n",
+                "'output.dx' contains a control character"},
+        bad_job{"duplicate_key", "input: {pqr: ok.pqr}\nstrategy: reference\nstrategy: gather\n",
+                "job.yaml:4:1: duplicate key 'strategy' (first at line 3)"},
+        bad_job{"second_document", "input: {pqr: ok.pqr}\nstrategy: reference\n---\njob: potential\n",
+                "job.yaml:5:1: a second YAML document"},
+        bad_job{"misspelt_required_key", "input: {pqr: ok.pqr}\nstratgy: reference\n",
+                "job.yaml:3:1: unknown key 'stratgy': did you mean 'strategy' (required)? valid keys: input, job,"},
         bad_job{"verification_mode", "input: {pqr: ok.pqr}\nstrategy: reference\nverification: {mode: most}\n",
                 "'verification.mode' = 'most' is not one of"},
         bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",

@@ -140,6 +140,15 @@ TEST_F(solve_job, a_bad_key_names_file_and_line) {
   }
 }
 
+TEST_F(solve_job, an_output_may_not_overwrite_the_matrix) {
+  const auto A = write("in/A.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2.0\n2 2 3.0\n");
+  const auto job = write("job.yaml", "job: solve\nmatrix: {file: in/A.mtx}\noutput: {solution: " + A + "}\n");
+  const auto msg = ppl_test::error_of<input_error>([&] { load_job(job, {}); });
+  EXPECT_NE(msg.find("job.yaml:3:10: 'output.solution' would overwrite an input"), std::string::npos) << msg;
+  std::ifstream in(A);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}).substr(0, 14), "%%MatrixMarket");
+}
+
 TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
   struct bad {
     std::string yaml, expect;
@@ -157,7 +166,7 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: /nonexistent/dir/s.json}\n",
        "output folder '/nonexistent/dir' does not exist"},
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: s.json, history: ./s.json}\n",
-       "output.summary and output.history name the same file"},
+       "job.yaml:3:10: 'output.summary' would overwrite another output './s.json' (output.history)"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {rtol: 0}\n", "both 0"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {initial_guess: ones}\n", "is not one of: zero"},
       {"matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: nothere.mtx}\n", "'rhs.file': cannot open"},
