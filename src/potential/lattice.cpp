@@ -1,4 +1,4 @@
-// Lattice from the atoms' bounding box (Parboil's cutcp convention, ../shared/data/README.md).
+// Lattice from the atoms' bounding box (Parboil's cutcp convention, data/README.md).
 #include "ppl/potential/lattice.hpp"
 
 #include <algorithm>
