@@ -133,6 +133,7 @@ void read_solver(const config_node& root, solve_config& s) {
                          : preconditioner_kind::none;
   o.profile = c->get<bool>("profile", false);
   o.breakdown_tol = c->get_in<double>("breakdown_tol", o.breakdown_tol, 0.0, 1.0);
+  o.max_restarts = c->get_in<int>("max_restarts", o.max_restarts, 0, std::numeric_limits<int>::max());
   o.progress_every = c->get_in<int>("progress_every", o.progress_every, 0, std::numeric_limits<int>::max());
   if (auto g = c->find("initial_guess")) {
     if (g->is_map()) {

@@ -153,9 +153,11 @@ int solve_job::run(job_context& ctx) {
     err_max = KokkosBlas::nrminf(e);
   }
   const double per_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
-  ctx.out << fmt::format("  outcome: {}{} after {} iterations{}\n", to_string(r.outcome),
-                         r.breakdown.empty() ? "" : " (" + r.breakdown + ")", r.iterations,
-                         r.restarts ? fmt::format(" ({} residual replacements)", r.restarts) : "");
+  ctx.out << fmt::format(
+      "  outcome: {}{} after {} iterations ({} residual replacements, {} restarts after a "
+      "breakdown, at most {})\n",
+      to_string(r.outcome), r.breakdown.empty() ? "" : " (" + r.breakdown + ")", r.iterations, r.restarts,
+      r.breakdown_restarts, cfg_.options.max_restarts);
   ctx.out << fmt::format("  true residual ||b - Ax||/||b|| = {:.3e} (recursive {:.3e})\n", r.true_residual,
                          r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
   if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
@@ -181,12 +183,15 @@ int solve_job::run(job_context& ctx) {
         {"preconditioner", to_string(cfg_.options.preconditioner)},
         {"rtol", cfg_.options.rtol},
         {"atol", cfg_.options.atol},
-        {"max_iters", cfg_.options.max_iters}}},
+        {"max_iters", cfg_.options.max_iters},
+        {"breakdown_tol", cfg_.options.breakdown_tol},
+        {"max_restarts", cfg_.options.max_restarts}}},
       {"outcome", to_string(r.outcome)},
       {"converged", is_converged(r.outcome)},
       {"breakdown", r.breakdown},
       {"iterations", r.iterations},
       {"restarts", r.restarts},
+      {"breakdown_restarts", r.breakdown_restarts},
       {"b_norm", r.b_norm},
       {"true_residual", r.true_residual},
       {"true_residual_norm", r.true_residual_norm},

@@ -84,6 +84,9 @@ TEST_F(solve_job, generated_manufactured_system_writes_solution_history_and_summ
   EXPECT_LE(s["true_residual"].get<double>(), 1.0e-10);
   EXPECT_LT(s["error_vs_exact"]["relative_l2"].get<double>(), 1e-6);
   EXPECT_TRUE(s["times"]["profiled"].get<bool>());
+  EXPECT_EQ(s["breakdown_restarts"], 0);
+  EXPECT_EQ(s["solver"]["max_restarts"], 10);
+  EXPECT_NE(log.find("0 restarts after a breakdown, at most 10"), std::string::npos) << log;
   EXPECT_GT(s["times"]["phases"]["spmv"].get<double>(), 0.0);
 
   std::ifstream h(out("history.csv"));
@@ -159,6 +162,7 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: s.json, history: ./s.json}\n",
        "output.summary and output.history name the same file"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {rtol: 0}\n", "both 0"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {max_restarts: -1}\n", "out of range"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {initial_guess: ones}\n", "is not one of: zero"},
       {"matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: nothere.mtx}\n", "'rhs.file': cannot open"},
   };
