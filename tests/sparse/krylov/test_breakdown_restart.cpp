@@ -45,8 +45,8 @@ struct solved {
 };
 
 solved solve_upwind(const std::string& method, int max_restarts) {
-  static const host_csr Ah = upwind_convection_diffusion_2d(200, 100.0, 100.0);
-  static const crs_matrix A = to_device(Ah);
+  static const host_csr Ah = upwind_convection_diffusion_2d(200, 100.0, 100.0);  // host only: outlives Kokkos
+  const crs_matrix A = to_device(Ah);
   const std::vector<double> b(Ah.rows, 1.0);
   solver_options o;
   o.preconditioner = preconditioner_kind::jacobi;
