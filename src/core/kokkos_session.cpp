@@ -51,6 +51,9 @@ const char* const integer_flags[] = {"--kokkos-threads",   "--kokkos-num-threads
 void bound_openmp_spinning() {
 #if defined(KOKKOS_ENABLE_OPENMP) && defined(__linux__)
   if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  // Not under valgrind (its preload libraries are in LD_PRELOAD): there /proc/self/exe is the tool itself, and the
+  // program started again would be the tool without its launcher, or run outside it.
+  if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload")) return;
   std::ifstream in("/proc/self/cmdline", std::ios::binary);
   const std::string cmdline{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
   if (cmdline.empty()) return;
