@@ -128,6 +128,8 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
       res.outcome = solver_outcome::diverged_nan;
       break;
     }
+    // alpha and omega as the device used them: with both 0 the iteration left x unchanged.
+    moved = moved || vec::eval_on_host(alpha, sl.host_data()) != 0.0 || vec::eval_on_host(omega, sl.host_data()) != 0.0;
     if (rnorm <= tol) continue;  // the true residual is checked at the top of the loop
     if (negligible(rv, rhat2, vv, o_.breakdown_tol)) {
       res.breakdown = "alpha";  // (r_hat, A p) ~ 0: the step along p is undefined
@@ -136,8 +138,6 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
     } else if (negligible(rho_next, rhat2, rr, o_.breakdown_tol)) {
       res.breakdown = "rho";  // (r_hat, r) ~ 0: the shadow residual is orthogonal to r
     }
-    // alpha and omega as the device used them: with both 0 the iteration left x unchanged.
-    moved = moved || vec::eval_on_host(alpha, sl.host_data()) != 0.0 || vec::eval_on_host(omega, sl.host_data()) != 0.0;
     if (!res.breakdown.empty()) {
       if (!moved || res.breakdown_restarts >= o_.max_restarts) {
         res.outcome = solver_outcome::diverged_breakdown;
