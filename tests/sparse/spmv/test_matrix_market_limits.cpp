@@ -26,7 +26,9 @@ struct claim {
   const char* says;
 };
 
-void PrintTo(const claim& c, std::ostream* os) { *os << c.name; }
+void PrintTo(const claim& c, std::ostream* os) {
+  *os << c.name;
+}
 
 class oversized_claim : public ::testing::TestWithParam<claim> {};
 
