@@ -157,7 +157,8 @@ INSTANTIATE_TEST_SUITE_P(all, converges,
 
 // The band is tight enough to catch a Jacobi that silently became the identity: on 2dcyl1 the unpreconditioned
 // oracle takes 363 BiCGSTAB iterations against 111 with Jacobi (band 89..133) and 752 BiCG iterations against 225
-// (band 180..270), and the library's own unpreconditioned runs (359, 771) lie outside the Jacobi bands as well.
+// (band 180..270), and the library's own unpreconditioned runs (359, 771) lie outside the Jacobi bands as well:
+// with the inverse diagonal replaced by ones, the 10 Jacobi cases of 2dcyl1 in `converges` failed.
 // (On the generated systems Jacobi only rescales: the interior rows share one diagonal value.)
 TEST(converges_band, excludes_the_unpreconditioned_count_where_jacobi_matters) {
   for (const std::string method : {"bicgstab", "bicg"}) {
@@ -165,16 +166,6 @@ TEST(converges_band, excludes_the_unpreconditioned_count_where_jacobi_matters) {
               without = oracle_iterations("2dcyl1", method, "none");
     ASSERT_GT(with, 0);
     EXPECT_FALSE(within_band(without, with)) << method << ": " << without << " vs " << with;
-    const auto& s = system_named("2dcyl1");
-    solver_options o;
-    o.rtol = s.rtol;
-    o.max_iters = s.max_iters;
-    auto spmv = make_spmv_strategy("kokkos_kernels");
-    spmv->prepare(s.A);
-    vector_view x("x", s.A.numRows());
-    const auto plain = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), x);
-    ASSERT_TRUE(is_converged(plain.outcome)) << method;
-    EXPECT_FALSE(within_band(plain.iterations, with)) << method << ": " << plain.iterations << " vs " << with;
   }
 }
 
