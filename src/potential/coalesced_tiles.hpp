@@ -1,6 +1,6 @@
 #pragma once
-// The tiled, coalesced gather shared by `gather_coalesced` (portable row op) and `gather_hybrid_rsqrt` (CUDA row op
-// with software and MUFU rsqrt): a team of block_width x block_rows threads; thread (tx, ty) computes the C points
+// The tiled, coalesced gather shared by `gather_coalesced` (portable row op) and `gather_hybrid_rsqrt_cuda` (CUDA row
+// op with software and MUFU rsqrt): a team of block_width x block_rows threads; thread (tx, ty) computes the C points
 // x = x0 + tx + c * block_width of row r0 + ty, so for each c a warp (same row when block_width >= 32) writes
 // block_width consecutive floats; atoms are staged in tiles of tile_atoms in team scratch (shared memory on a GPU),
 // each read by every thread as one broadcast 16-byte load and used for C pairs.

@@ -1,5 +1,5 @@
 // `gather_coalesced`: the portable kernel meant to reach the rsqrt ceiling (the kernel itself is in
-// coalesced_tiles.hpp, shared with gather_hybrid_rsqrt).
+// coalesced_tiles.hpp, shared with gather_hybrid_rsqrt_cuda).
 //  - Coalesced coarsening: C points per thread strided by the team width, so each store of a warp is contiguous,
 //    where gather_coarsened's writes were C floats apart.
 //  - Atom tiles in team scratch: the team copies tile_atoms atoms from global memory into scratch (shared memory

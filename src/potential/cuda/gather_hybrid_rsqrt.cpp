@@ -1,4 +1,4 @@
-// `gather_hybrid_rsqrt`: gather_coalesced's tiled kernel (coalesced_tiles.hpp) with both arithmetic pipes
+// `gather_hybrid_rsqrt_cuda`: gather_coalesced's tiled kernel (coalesced_tiles.hpp) with both arithmetic pipes
 // computing reciprocal square roots. The rsqrt unit (MUFU) does 16 per clock per SM and is the bottleneck of the
 // kernels above, while the FMA pipe, which issues one warp instruction per clock per SM sub-partition, is only
 // about half busy. Here, of each thread's C points, software_points (S) take a software rsqrt on the FMA/integer
@@ -66,7 +66,7 @@ using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, til
 
 template <int C, int S>
 void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape) {
-  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt", a, g, out, shape);
+  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape);
 }
 
 template <int C, int... S>
@@ -85,7 +85,7 @@ class hybrid_strategy final : public potential_strategy {
  public:
   hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s)), shape_(shape) {}
   void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
-    profiling_region region("gather_hybrid_rsqrt");
+    profiling_region region("gather_hybrid_rsqrt_cuda");
     run_(a, g, out, shape_);
     Kokkos::fence();
   }
@@ -97,7 +97,7 @@ class hybrid_strategy final : public potential_strategy {
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt(const config_node* params) {
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params) {
   const int c = read_int_choice(params, "coarsening", 8, {8, 16});
   const int s = read_int_in(params, "software_points", 1, 0, c / 2);
   return std::make_unique<hybrid_strategy>(c, s, read_tile_shape(params));

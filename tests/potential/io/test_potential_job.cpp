@@ -7,12 +7,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/verification.hpp"
+#include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
 using ppl_test::temp_dir;
@@ -236,3 +236,27 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"lattice_not_a_map", "input: {pqr: ok.pqr}\nstrategy: reference\nlattice: 0.5\n",
                 "job.yaml:4:10: 'lattice' must be a map"}),
     [](const auto& p) { return std::string(p.param.name); });
+
+// CUDA-only strategies are known in every build: without CUDA, asking for one is an input error naming the build
+// that has it (exit 2, nothing written); the old name of the hybrid kernel is unknown.
+TEST(potential_job, a_cuda_only_strategy_names_the_build_it_needs) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  GTEST_SKIP() << "this build runs the CUDA strategies";
+#else
+  for (const char* name : {"gather_constmem_cuda", "gather_hybrid_rsqrt_cuda"}) {
+    temp_dir t;
+    const auto job = t.write("job.yaml", std::string("job: potential\ninput: {random: {atoms: 10}}\nstrategy: ") +
+                                             name + "\noutput: {dx: " + t.file("v.dx") + "}\n");
+    const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(job, {}); });
+    EXPECT_NE(msg.find("job.yaml:3:1: strategy: potential strategy '" + std::string(name) +
+                       "' needs a CUDA build (this build: OpenMP, Serial)"),
+              std::string::npos)
+        << msg;
+    EXPECT_FALSE(std::filesystem::exists(t.file("v.dx")));
+  }
+  temp_dir t;
+  const auto old = t.write("job.yaml", "job: potential\ninput: {random: {atoms: 10}}\nstrategy: gather_hybrid_rsqrt\n");
+  EXPECT_NE(error_of<ppl::input_error>([&] { ppl::load_job(old, {}); }).find("unknown potential strategy"),
+            std::string::npos);
+#endif
+}

@@ -7,7 +7,7 @@
 //   - the first sum bounds rounding in the terms (rsqrt, products) and in the float accumulation;
 //   - the second is position rounding: coordinates relative to the lattice origin (magnitude <= L) are rounded to
 //     float32, which moves r by up to sqrt(3) * eps * L, and changes q/r by that times q/r^2.
-// k = 96 covers the least accurate rsqrt in the registry (gather_hybrid_rsqrt's software rsqrt: 4.8e-6 = 40 eps
+// k = 96 covers the least accurate rsqrt in the registry (gather_hybrid_rsqrt_cuda's software rsqrt: 4.8e-6 = 40 eps
 // per term, all with the same sign) plus accumulation; test_tolerance.cpp shows the bound still rejects a result
 // that misses one atom or one point.
 #include <gtest/gtest.h>
@@ -118,7 +118,9 @@ inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name
 }
 
 // Fixed by default, PPL_TEST_SEED=<n>|random to vary (tests/support); printed on failure.
-inline std::uint64_t test_seed(std::uint64_t stream = 0) { return ppl_test::seed(stream); }
+inline std::uint64_t test_seed(std::uint64_t stream = 0) {
+  return ppl_test::seed(stream);
+}
 
 // `n` atoms uniform in the lattice's box grown by `margin` A, charges in [-2, 2].
 inline atoms atoms_around(const lattice& g, std::size_t n, double margin, std::uint64_t seed) {

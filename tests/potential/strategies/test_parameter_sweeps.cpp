@@ -1,5 +1,5 @@
 // Strategy parameters: coarsening C in {1, 2, 4, 8, 16} for every strategy that takes it, the other tunables of
-// gather_coalesced and gather_hybrid_rsqrt, and gather's IEEE path, each against the test's float64 loop on a
+// gather_coalesced and gather_hybrid_rsqrt_cuda, and gather's IEEE path, each against the test's float64 loop on a
 // lattice whose rows are not multiples of C x 32 (points per thread x warp width). Bad values are input errors.
 #include "ppl/core/error.hpp"
 #include "strategy_test_support.hpp"
@@ -26,12 +26,12 @@ std::vector<sweep_case> sweep_cases() {
 #endif
   if (potential_strategies().find("gather_constmem_cuda"))
     out.push_back({"gather_constmem_cuda", "{coarsening: 4, atoms_per_pass: 100}"});
-  if (potential_strategies().find("gather_hybrid_rsqrt"))
-    out.push_back({"gather_hybrid_rsqrt", "{coarsening: 8, software_points: 2, block_rows: 3, tile_atoms: 100}"});
-  if (potential_strategies().find("gather_hybrid_rsqrt"))
+  if (potential_strategies().find("gather_hybrid_rsqrt_cuda"))
+    out.push_back({"gather_hybrid_rsqrt_cuda", "{coarsening: 8, software_points: 2, block_rows: 3, tile_atoms: 100}"});
+  if (potential_strategies().find("gather_hybrid_rsqrt_cuda"))
     for (int p : {8, 16})
       for (int s : {0, 1, 3, p / 2})
-        out.push_back({"gather_hybrid_rsqrt",
+        out.push_back({"gather_hybrid_rsqrt_cuda",
                        "{coarsening: " + std::to_string(p) + ", software_points: " + std::to_string(s) + "}"});
   return out;
 }

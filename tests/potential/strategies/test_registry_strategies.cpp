@@ -114,12 +114,20 @@ INSTANTIATE_TEST_SUITE_P(Registry, PotentialStrategy, ::testing::ValuesIn(potent
 TEST(PotentialRegistry, HasThePortableStrategies) {
   for (const char* name : {"reference", "scatter", "gather", "gather_coarsened", "gather_coalesced"})
     EXPECT_NE(potential_strategies().find(name), nullptr) << name;
+  // The CUDA-only strategies are registered in every build, runnable only in CUDA builds.
+  for (const char* name : {"gather_constmem_cuda", "gather_hybrid_rsqrt_cuda"}) {
+    ASSERT_NE(potential_strategies().lookup(name), nullptr) << name;
 #if defined(KOKKOS_ENABLE_CUDA)
-  EXPECT_NE(potential_strategies().find("gather_constmem_cuda"), nullptr);
-  EXPECT_NE(potential_strategies().find("gather_hybrid_rsqrt"), nullptr);
+    EXPECT_NE(potential_strategies().find(name), nullptr) << name;
 #else
-  EXPECT_EQ(potential_strategies().find("gather_hybrid_rsqrt"), nullptr);
+    EXPECT_EQ(potential_strategies().find(name), nullptr) << name;
+    const auto msg = ppl_test::error_of<input_error>([&] { potential_strategies().get(name, "job.yaml:4:11"); });
+    EXPECT_NE(
+        msg.find("job.yaml:4:11: potential strategy '" + std::string(name) + "' needs a CUDA build (this build: "),
+        std::string::npos)
+        << msg;
 #endif
+  }
   try {
     potential_strategies().get("gather_hybrid", "job.yaml:4:13");
     FAIL() << "no error for an unknown strategy";
