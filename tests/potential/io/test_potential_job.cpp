@@ -192,10 +192,13 @@ TEST_P(potential_job_errors, are_input_errors_naming_the_place) {
   temp_dir t;
   t.write("ok.pqr", "ATOM 1 N MET 1 0 0 0 1 1\n");
   t.write("bad.pqr", "REMARK\nATOM 1 N MET 1 0 0 zero 1 1\n");
+  // Two atoms whose bounding box at 0.125 A spacing is 2^21 x 2^21 x 2^22 points (2^64: wrapped to 0 before).
+  t.write("wide.pqr", "ATOM 1 N MET 1 0 -600000 0 1 1\nATOM 2 N MET 1 0 599998 0 1 1\n");
+  t.write("far.pqr", "ATOM 1 N MET 1 0 0 0 1 1\nATOM 2 N MET 1 262143.875 262143.875 524287.875 1 1\n");
   const auto path = t.write("job.yaml", std::string("job: potential\n") + GetParam().yaml);
   const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(path, {}); });
   EXPECT_NE(msg.find(GetParam().expect), std::string::npos) << msg;
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 3) << "something was written";
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 5) << "something was written";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -234,7 +237,21 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",
                 "'timing.repeats' = 0 is out of range"},
         bad_job{"lattice_not_a_map", "input: {pqr: ok.pqr}\nstrategy: reference\nlattice: 0.5\n",
-                "job.yaml:4:10: 'lattice' must be a map"}),
+                "job.yaml:4:10: 'lattice' must be a map"},
+        bad_job{"lattice_points_past_2_64",
+                "input: {pqr: far.pqr}\nlattice: {spacing: 0.125, padding: 0}\nstrategy: gather\n",
+                "job.yaml:3:10: 'lattice' (spacing, padding around the atoms): the lattice has 2097152 x 2097152 x "
+                "4194304 = 1.845e+19 points; at most 2147483647"},
+        bad_job{"lattice_dims_product",
+                "input: {pqr: ok.pqr}\nlattice: {dims: [1000000, 1000000, 3000]}\nstrategy: gather\n",
+                "job.yaml:3:11: 'lattice.dims': the lattice has 1000000 x 1000000 x 3000 = 3e+15 points"},
+        bad_job{"lattice_extent",
+                "input: {pqr: ok.pqr}\nlattice: {dims: [1000000, 1, 1], spacing: 2}\nstrategy: gather\n",
+                "'lattice.dims': the lattice spans 2e+06 A along x (1000000 points x 2 A); at most 1e+06 A per axis"},
+        bad_job{"lattice_around_too_wide",
+                "input: {pqr: wide.pqr}\nlattice: {spacing: 1, padding: 1}\nstrategy: gather\n",
+                "job.yaml:3:10: 'lattice' (spacing, padding around the atoms): the lattice around the atoms spans "
+                "1.2e+06 A along y"}),
     [](const auto& p) { return std::string(p.param.name); });
 
 // CUDA-only strategies are known in every build: without CUDA, asking for one is an input error naming the build
