@@ -11,6 +11,7 @@
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
+#include "ppl/potential/potential_strategy.hpp"
 #include "ppl/potential/verification.hpp"
 #include "support/ppl_test.hpp"
 
@@ -167,6 +168,66 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 0.0);
   EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
 }
+
+// Every strategy this build runs, end to end: load_job -> run -> .dx and summary written, the job's float64
+// verification passing, the map in the file within 1e-5 (relative L2) of the float64 sum; and the same job with an
+// impossible tolerance exits 3 with its outputs written.
+class potential_job_strategies : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string job_yaml(const temp_dir& t, const std::string& tolerance) const {
+    return "job: potential\n"
+           "input:\n"
+           "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
+           "lattice: {origin: [-1.0, -0.5, 0.25], spacing: 0.5, dims: [17, 13, 11]}\n"
+           "strategy: " +
+           GetParam() + "\noutput: {dx: " + t.file("v.dx") + ", summary: " + t.file("v.json") +
+           "}\n"
+           "verification: {mode: full, tolerance: " +
+           tolerance + "}\ntiming: {warmup: 0, repeats: 1}\n";
+  }
+};
+
+TEST_P(potential_job_strategies, runs_verifies_and_writes) {
+  temp_dir t;
+  std::string out;
+  ASSERT_EQ(run_job(t.write("job.yaml", job_yaml(t, "1e-5")), &out), 0) << out;
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_EQ(s["strategy"], GetParam());
+  EXPECT_EQ(s["verification"]["mode"], "full");
+  EXPECT_EQ(s["verification"]["points"], 17 * 13 * 11);
+  EXPECT_TRUE(s["verification"]["passed"].get<bool>());
+  EXPECT_LE(s["verification"]["relative_l2_error"].get<double>(), 1e-5);
+  const auto dx = ppl::read_opendx(t.file("v.dx"));
+  ASSERT_EQ(dx.values.size(), std::size_t(17 * 13 * 11));
+  ppl::lattice g;
+  g.origin = {-1.0, -0.5, 0.25};
+  g.dims = {17, 13, 11};
+  const auto a = job_atoms();
+  double diff2 = 0, ref2 = 0;
+  for (int k = 0; k < 11; ++k)
+    for (int j = 0; j < 13; ++j)
+      for (int i = 0; i < 17; ++i) {
+        const double ref = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k));
+        const double d = dx.values[g.index(i, j, k)] - ref;
+        diff2 += d * d, ref2 += ref * ref;
+      }
+  EXPECT_LE(std::sqrt(diff2 / ref2), 1e-5);
+}
+
+TEST_P(potential_job_strategies, verification_failure_exits_3_and_still_writes) {
+  temp_dir t;
+  std::string out;
+  EXPECT_EQ(run_job(t.write("job.yaml", job_yaml(t, "1e-12")), &out), int(ppl::exit_code::verification_failed)) << out;
+  EXPECT_NE(out.find("FAILED"), std::string::npos) << out;
+  EXPECT_TRUE(std::filesystem::exists(t.file("v.dx")));
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_FALSE(s["verification"]["passed"].get<bool>());
+  EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(every_strategy, potential_job_strategies,
+                         ::testing::ValuesIn(ppl::potential_strategies().names()),
+                         [](const auto& p) { return p.param; });
 
 TEST(potential_job, a_pqr_without_atoms_is_an_input_error_even_on_an_explicit_lattice) {
   temp_dir t;
