@@ -27,7 +27,9 @@ int run_cli(int argc, char** argv) {
   bool info_json = false;
   info->add_flag("--json", info_json, "print as JSON");
 
-  app.add_subcommand("strategies", "every registered job kind and strategy, with the backends it runs on");
+  app.add_subcommand("strategies",
+                     "every registered job kind and strategy, with the backends it runs on (those this build "
+                     "cannot run are marked)");
 
   std::string job_path;
   std::vector<std::string> overrides;
@@ -58,7 +60,8 @@ int run_cli(int argc, char** argv) {
     for (const auto& s : ppl::all_strategies()) {
       if (s.family != family) std::cout << (family.empty() ? "" : "\n") << s.family << ":\n";
       family = s.family;
-      std::cout << fmt::format("  {:<24} [{}] {}\n", s.name, s.backends, s.description);
+      const std::string mark = s.unavailable.empty() ? "" : "(" + s.unavailable + ") ";
+      std::cout << fmt::format("  {:<24} [{}] {}{}\n", s.name, s.backends, mark, s.description);
     }
     return 0;
   }

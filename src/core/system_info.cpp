@@ -1,7 +1,8 @@
 #include "ppl/core/system_info.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 #include <typeinfo>
 
@@ -19,19 +20,26 @@ bool default_space_is_gpu() {
 #endif
 }
 
+std::vector<std::string> build_backends() {
+  std::vector<std::string> out;
+#if defined(KOKKOS_ENABLE_CUDA)
+  out.push_back("Cuda");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  out.push_back("OpenMP");
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+  out.push_back("Serial");
+#endif
+  return out;
+}
+
 system_info query_system_info() {
   system_info s;
   s.ppl_version = PPL_VERSION;
-  s.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
-#if defined(KOKKOS_ENABLE_SERIAL)
-  s.backends.push_back("Serial");
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  s.backends.push_back("OpenMP");
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  s.backends.push_back("Cuda");
-#endif
+  s.kokkos_version =
+      fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
+  s.backends = build_backends();
   s.default_execution_space = Kokkos::DefaultExecutionSpace::name();
   s.concurrency = Kokkos::DefaultExecutionSpace::concurrency();
   s.host_threads = Kokkos::DefaultHostExecutionSpace::concurrency();
@@ -66,9 +74,9 @@ std::string to_text(const system_info& s) {
       s.ppl_version, s.kokkos_version, backends, s.default_execution_space, s.concurrency, s.host_threads,
       s.device_name);
   if (s.multiprocessors > 0)
-    out += fmt::format("device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {:.3f} GHz\ncompute capability: {}.{}\n",
-                       s.device_memory_gib, s.multiprocessors, s.clock_ghz, s.compute_capability / 10,
-                       s.compute_capability % 10);
+    out += fmt::format(
+        "device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {:.3f} GHz\ncompute capability: {}.{}\n",
+        s.device_memory_gib, s.multiprocessors, s.clock_ghz, s.compute_capability / 10, s.compute_capability % 10);
   out += fmt::format("compiler: {}\n", s.compiler);
   return out;
 }
