@@ -1,7 +1,8 @@
 #include "ppl/core/system_info.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
 #include <nlohmann/json.hpp>
 #include <typeinfo>
 
@@ -22,7 +23,8 @@ bool default_space_is_gpu() {
 system_info query_system_info() {
   system_info s;
   s.ppl_version = PPL_VERSION;
-  s.kokkos_version = fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
+  s.kokkos_version =
+      fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
 #if defined(KOKKOS_ENABLE_SERIAL)
   s.backends.push_back("Serial");
 #endif
@@ -33,8 +35,9 @@ system_info query_system_info() {
   s.backends.push_back("Cuda");
 #endif
   s.default_execution_space = Kokkos::DefaultExecutionSpace::name();
-  s.concurrency = Kokkos::DefaultExecutionSpace::concurrency();
-  s.host_threads = Kokkos::DefaultHostExecutionSpace::concurrency();
+  // Through an instance: concurrency() is static in 3.x and a member in 4.x without its deprecated code.
+  s.concurrency = Kokkos::DefaultExecutionSpace().concurrency();
+  s.host_threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   s.device_name = "host";
 #if defined(__clang__)
   s.compiler = "clang " __clang_version__;
@@ -66,9 +69,9 @@ std::string to_text(const system_info& s) {
       s.ppl_version, s.kokkos_version, backends, s.default_execution_space, s.concurrency, s.host_threads,
       s.device_name);
   if (s.multiprocessors > 0)
-    out += fmt::format("device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {:.3f} GHz\ncompute capability: {}.{}\n",
-                       s.device_memory_gib, s.multiprocessors, s.clock_ghz, s.compute_capability / 10,
-                       s.compute_capability % 10);
+    out += fmt::format(
+        "device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {:.3f} GHz\ncompute capability: {}.{}\n",
+        s.device_memory_gib, s.multiprocessors, s.clock_ghz, s.compute_capability / 10, s.compute_capability % 10);
   out += fmt::format("compiler: {}\n", s.compiler);
   return out;
 }
