@@ -47,7 +47,7 @@ while [ $# -gt 0 ]; do
       shift
       ;;
     --sources=*) k46_sources=${1#--sources=} ;;
-    -h | --help) sed -n '2,21p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
     *) die "unknown argument '$1' (valid: openmp, cuda, openmp-k46, cuda-k46, --sources DIR, --no-apt, --help)" ;;
   esac
   shift
@@ -174,8 +174,8 @@ variant_options() {
     openmp) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON" ;;
     cuda) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON" \
       "-DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_${cuda_arch}=ON" ;;
-    # 4.x: without the code deprecated in 4.x (as Spack builds it by default), so a deprecated spelling in ppl is
-    # a build error here rather than a warning; lambdas are always on (the option is gone).
+    # 4.x: without the code deprecated in 4.x, so a deprecated spelling in ppl is a build error here rather than a
+    # warning; lambdas are always on (the option is gone).
     openmp-k46) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF" ;;
     cuda-k46) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON" \
       "-DKokkos_ARCH_${cuda_arch}=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF" ;;
