@@ -12,6 +12,7 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   try {
     ppl::kokkos_session kokkos(argc, argv);
+    ppl_test::record_kokkos_flags(kokkos.kokkos_flags());
     ppl_test::install_seed_reporter();
     return RUN_ALL_TESTS();
   } catch (const ppl::error& e) {

@@ -4,12 +4,18 @@
 #      Eigen, python3-griddataformats for the OpenDX round-trip test);
 #   2. Kokkos + Kokkos Kernels 3.4.01 from Debian bookworm's `trilinos` source package (fetched with a private apt
 #      source list; the machine's apt configuration is not touched), checksum-verified, patched (patches/), built and
-#      installed into a cache outside the checkout, one prefix per variant and hash of (version, patches, options).
+#      installed into a cache outside the checkout, one prefix per variant and hash of (version, patches, options);
+#   3. optionally Kokkos + Kokkos Kernels 4.6.01 (the *-k46 variants) from the upstream release tarballs in a folder
+#      the caller names (no network), checksum-verified, built the same way.
 #
-# Usage: cmake/deps/bootstrap.sh [openmp] [cuda] [--no-apt]
-#   openmp  Kokkos Serial+OpenMP (CPU work, CI).                       (default when no variant is named)
-#   cuda    Kokkos Cuda+OpenMP(host)+Serial, lambdas on, arch $PPL_CUDA_ARCH (default HOPPER90); needs nvcc.
-# Environment: PPL_DEPS_CACHE (default ~/.cache/ppl-deps), PPL_CUDA_ARCH, PPL_DEPS_JOBS (default nproc).
+# Usage: cmake/deps/bootstrap.sh [openmp] [cuda] [openmp-k46] [cuda-k46] [--sources DIR] [--no-apt]
+#   openmp      Kokkos 3.4.01 Serial+OpenMP (CPU work, CI).              (default when no variant is named)
+#   cuda        Kokkos 3.4.01 Cuda+OpenMP(host)+Serial, lambdas on, arch $PPL_CUDA_ARCH (default HOPPER90); needs nvcc.
+#   openmp-k46  as openmp, Kokkos 4.6.01; needs the 4.6.01 tarballs.
+#   cuda-k46    as cuda, Kokkos 4.6.01; needs the 4.6.01 tarballs and nvcc.
+#   --sources DIR  folder holding kokkos-4.6.01.tar.xz and kokkos-kernels-4.6.01.tar.xz (or $PPL_KOKKOS46_SOURCES).
+# Environment: PPL_DEPS_CACHE (default ~/.cache/ppl-deps), PPL_CUDA_ARCH, PPL_DEPS_JOBS (default nproc),
+#   PPL_KOKKOS46_SOURCES.
 # After a successful run, $PPL_DEPS_CACHE/kokkos-<variant> links to the installed prefix; CMakePresets.json uses it.
 set -euo pipefail
 
@@ -20,19 +26,31 @@ cuda_arch=${PPL_CUDA_ARCH:-HOPPER90}
 trilinos_version=13.2.0
 trilinos_tarball=trilinos_${trilinos_version}.orig.tar.gz
 trilinos_sha256=0ddb47784ba7b8a6b9a07a4822b33be508feb4ccd54301b2a5d10c9e54524b90
+# Kokkos 4.6.01 and Kokkos Kernels 4.6.01: `git archive` exports of the release tags, as xz tarballs.
+k46_version=4.6.01
+k46_kokkos_sha256=6b32ef7d1007b5cc12b20d88a02cd463fd5cfdd3bc0d18650c505fadcb999c00
+k46_kernels_sha256=31fac22249cc779eed89277a27ce789724a9242fb6c0f91db50eeb2491530237
+k46_sources=${PPL_KOKKOS46_SOURCES:-}
 
 log() { printf '[ppl-deps] %s\n' "$*" >&2; }
 die() { printf '[ppl-deps] error: %s\n' "$*" >&2; exit 1; }
 
 variants=()
 use_apt=1
-for arg in "$@"; do
-  case "$arg" in
-    openmp | cuda) variants+=("$arg") ;;
+while [ $# -gt 0 ]; do
+  case "$1" in
+    openmp | cuda | openmp-k46 | cuda-k46) variants+=("$1") ;;
     --no-apt) use_apt=0 ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
-    *) die "unknown argument '$arg' (valid: openmp, cuda, --no-apt, --help)" ;;
+    --sources)
+      [ $# -ge 2 ] || die "--sources needs a folder"
+      k46_sources=$2
+      shift
+      ;;
+    --sources=*) k46_sources=${1#--sources=} ;;
+    -h | --help) sed -n '2,19p' "$0"; exit 0 ;;
+    *) die "unknown argument '$1' (valid: openmp, cuda, openmp-k46, cuda-k46, --sources DIR, --no-apt, --help)" ;;
   esac
+  shift
 done
 [ ${#variants[@]} -gt 0 ] || variants=(openmp)
 
@@ -94,25 +112,103 @@ fetch_sources() {
   rm -rf "$tmp"
 }
 
+# Kokkos 4.6.01 sources: the two upstream tarballs from the caller's folder, verified, extracted side by side.
+fetch_k46_sources() {
+  local out=$cache/src/kokkos-$k46_version
+  if [ -f "$out/.complete" ]; then
+    log "sources: cached in $out"
+    return
+  fi
+  [ -n "$k46_sources" ] || die "the *-k46 variants need --sources DIR (or PPL_KOKKOS46_SOURCES) naming the folder" \
+    "with kokkos-$k46_version.tar.xz and kokkos-kernels-$k46_version.tar.xz"
+  local kokkos_tarball=$k46_sources/kokkos-$k46_version.tar.xz
+  local kernels_tarball=$k46_sources/kokkos-kernels-$k46_version.tar.xz
+  [ -f "$kokkos_tarball" ] || die "$kokkos_tarball not found"
+  [ -f "$kernels_tarball" ] || die "$kernels_tarball not found"
+  echo "$k46_kokkos_sha256  $kokkos_tarball" | sha256sum -c --status ||
+    die "checksum mismatch for $kokkos_tarball (expected $k46_kokkos_sha256)"
+  echo "$k46_kernels_sha256  $kernels_tarball" | sha256sum -c --status ||
+    die "checksum mismatch for $kernels_tarball (expected $k46_kernels_sha256)"
+  log "sources: extracting Kokkos and Kokkos Kernels $k46_version from $k46_sources"
+  mkdir -p "$cache/src"
+  local tmp
+  tmp=$(mktemp -d "$cache/src/extract.XXXXXX")
+  tar -xJf "$kokkos_tarball" -C "$tmp" || die "extracting $kokkos_tarball failed"
+  tar -xJf "$kernels_tarball" -C "$tmp" || die "extracting $kernels_tarball failed"
+  if [ ! -f "$tmp/kokkos-$k46_version/CMakeLists.txt" ] || [ ! -f "$tmp/kokkos-kernels-$k46_version/CMakeLists.txt" ]; then
+    die "unexpected layout in the $k46_version tarballs (want kokkos-$k46_version/, kokkos-kernels-$k46_version/)"
+  fi
+  mkdir -p "$tmp/out"
+  mv "$tmp/kokkos-$k46_version" "$tmp/out/kokkos"
+  mv "$tmp/kokkos-kernels-$k46_version" "$tmp/out/kokkos-kernels"
+  touch "$tmp/out/.complete"
+  rm -rf "$out"
+  mv "$tmp/out" "$out"
+  rm -rf "$tmp"
+}
+
 # ---------------------------------------------------------------------------------------------------------------
 # 3. Build one variant into its own cached prefix.
+# Kokkos release of a variant; each release has its own patch set (patches/ for 3.4.01, patches/<version>/ else).
+variant_version() {
+  case "$1" in
+    *-k46) echo "$k46_version" ;;
+    *) echo 3.4.01 ;;
+  esac
+}
+variant_sources() {
+  case "$1" in
+    *-k46) echo "$cache/src/kokkos-$k46_version" ;;
+    *) echo "$cache/src/kokkos-$trilinos_version" ;;
+  esac
+}
+variant_patches() {
+  case "$1" in
+    *-k46) echo "$here/patches/$k46_version" ;;
+    *) echo "$here/patches" ;;
+  esac
+}
+
 variant_options() {
   case "$1" in
     openmp) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON" ;;
     cuda) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON" \
       "-DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ARCH_${cuda_arch}=ON" ;;
+    # 4.x: without the code deprecated in 4.x, so a deprecated spelling in ppl is a build error here rather than a
+    # warning; lambdas are always on (the option is gone).
+    openmp-k46) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF" ;;
+    cuda-k46) echo "-DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_CUDA=ON" \
+      "-DKokkos_ARCH_${cuda_arch}=ON -DKokkos_ENABLE_DEPRECATED_CODE_4=OFF" ;;
   esac
+}
+
+# Kokkos Kernels without ETI and without any third-party library. 4.x has more of them and switches cuBLAS,
+# cuSPARSE and cuSOLVER on by default in CUDA builds.
+kernels_options() {
+  local options="-DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_ENABLE_TPL_BLAS=OFF"
+  options+=" -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF"
+  options+=" -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF"
+  case "$1" in
+    *-k46) options+=" -DKokkosKernels_ENABLE_TPL_LAPACK=OFF -DKokkosKernels_ENABLE_TPL_CUSOLVER=OFF" ;;
+  esac
+  echo "$options"
 }
 
 build_variant() {
   local variant=$1
-  local options
+  local version sources patches options kk_options
+  version=$(variant_version "$variant")
+  sources=$(variant_sources "$variant")
+  patches=$(variant_patches "$variant")
   options=$(variant_options "$variant")
+  kk_options=$(kernels_options "$variant")
   local compiler_id
   compiler_id=$(c++ --version | head -1)
-  [ "$variant" = cuda ] && compiler_id+=" $(nvcc --version | tail -1)"
+  case "$variant" in cuda*) compiler_id+=" $(nvcc --version | tail -1)" ;; esac
+  local patch_files=() p
+  for p in "$patches"/*.patch; do [ -e "$p" ] && patch_files+=("$p"); done
   local hash
-  hash=$( (echo "$trilinos_version $options $compiler_id"; cat "$here"/patches/*.patch "$here/bootstrap.sh") |
+  hash=$( (echo "$version $options $kk_options $compiler_id"; cat "${patch_files[@]}" "$here/bootstrap.sh") |
     sha256sum | cut -c1-12)
   local prefix=$cache/kokkos-$variant-$hash
   if [ -f "$prefix/.complete" ]; then
@@ -124,24 +220,21 @@ build_variant() {
   work=$(mktemp -d "$cache/build-$variant.XXXXXX")
   trap 'rm -rf "$work"' RETURN
   log "kokkos-$variant: patching a copy of the sources in $work"
-  cp -r "$cache/src/kokkos-$trilinos_version/kokkos" "$cache/src/kokkos-$trilinos_version/kokkos-kernels" "$work/"
-  for p in "$here"/patches/kokkos-*.patch; do
-    patch -d "$work/kokkos" -p1 -s <"$p" || die "patch $(basename "$p") does not apply"
-  done
-  for p in "$here"/patches/kokkos-kernels-*.patch; do
-    [ -e "$p" ] || continue
-    patch -d "$work/kokkos-kernels" -p1 -s <"$p" || die "patch $(basename "$p") does not apply"
+  cp -r "$sources/kokkos" "$sources/kokkos-kernels" "$work/"
+  for p in "${patch_files[@]}"; do
+    case "$(basename "$p")" in
+      kokkos-kernels-*) patch -d "$work/kokkos-kernels" -p1 -s <"$p" || die "patch $(basename "$p") does not apply" ;;
+      kokkos-*) patch -d "$work/kokkos" -p1 -s <"$p" || die "patch $(basename "$p") does not apply" ;;
+    esac
   done
 
   local staging=$prefix.tmp.$$
   rm -rf "$staging"
   local cxx=c++
-  if [ "$variant" = cuda ]; then
-    cxx=$work/kokkos/bin/nvcc_wrapper
-  fi
+  case "$variant" in cuda*) cxx=$work/kokkos/bin/nvcc_wrapper ;; esac
   local common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
     "-DCMAKE_CXX_COMPILER=$cxx" "-DCMAKE_INSTALL_PREFIX=$staging" -DCMAKE_INSTALL_LIBDIR=lib)
-  log "kokkos-$variant: configuring Kokkos 3.4.01 ($options)"
+  log "kokkos-$variant: configuring Kokkos $version ($options)"
   # shellcheck disable=SC2086
   cmake -S "$work/kokkos" -B "$work/build-kokkos" "${common[@]}" $options >"$work/kokkos-configure.log" 2>&1 ||
     { tail -30 "$work/kokkos-configure.log"; die "configuring Kokkos ($variant) failed"; }
@@ -149,23 +242,24 @@ build_variant() {
   cmake --build "$work/build-kokkos" -j "$jobs" >"$work/kokkos-build.log" 2>&1 ||
     { tail -40 "$work/kokkos-build.log"; die "building Kokkos ($variant) failed"; }
   cmake --install "$work/build-kokkos" >/dev/null || die "installing Kokkos ($variant) failed"
-  if [ "$variant" = cuda ]; then
-    cxx=$staging/bin/nvcc_wrapper
-  fi
-  log "kokkos-$variant: configuring and building Kokkos Kernels 3.4.01 (no ETI, no TPLs)"
+  case "$variant" in cuda*) cxx=$staging/bin/nvcc_wrapper ;; esac
+  log "kokkos-$variant: configuring and building Kokkos Kernels $version (no ETI, no TPLs)"
+  # shellcheck disable=SC2086
   cmake -S "$work/kokkos-kernels" -B "$work/build-kk" "${common[@]}" "-DCMAKE_CXX_COMPILER=$cxx" \
-    "-DKokkos_ROOT=$staging" -DKokkosKernels_ADD_DEFAULT_ETI=OFF -DKokkosKernels_ENABLE_TPL_BLAS=OFF \
-    -DKokkosKernels_ENABLE_TPL_CUSPARSE=OFF -DKokkosKernels_ENABLE_TPL_CUBLAS=OFF \
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF >"$work/kk-configure.log" 2>&1 ||
+    "-DKokkos_ROOT=$staging" $kk_options >"$work/kk-configure.log" 2>&1 ||
     { tail -30 "$work/kk-configure.log"; die "configuring Kokkos Kernels ($variant) failed"; }
   cmake --build "$work/build-kk" -j "$jobs" >"$work/kk-build.log" 2>&1 ||
     { tail -40 "$work/kk-build.log"; die "building Kokkos Kernels ($variant) failed"; }
   cmake --install "$work/build-kk" >/dev/null || die "installing Kokkos Kernels ($variant) failed"
   {
-    echo "trilinos $trilinos_version (Kokkos 3.4.01, Kokkos Kernels 3.4.01)"
+    case "$variant" in
+      *-k46) echo "upstream release tarballs (Kokkos $version, Kokkos Kernels $version)" ;;
+      *) echo "trilinos $trilinos_version (Kokkos $version, Kokkos Kernels $version)" ;;
+    esac
     echo "options: $options"
+    echo "kernels options: $kk_options"
     echo "compiler: $compiler_id"
-    echo "patches: $(cd "$here/patches" && ls)"
+    echo "patches:" "${patch_files[@]##*/}"
   } >"$staging/ppl-deps.txt"
   touch "$staging/.complete"
   rm -rf "$prefix"
@@ -179,12 +273,23 @@ mkdir -p "$cache"
 exec 9>"$cache/.lock"
 flock 9 || die "cannot lock $cache/.lock"
 [ "$use_apt" -eq 1 ] && install_debian_packages
+need_trilinos=0
+need_k46=0
 for v in "${variants[@]}"; do
-  if [ "$v" = cuda ] && ! command -v nvcc >/dev/null; then
-    [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH
-    command -v nvcc >/dev/null || die "variant cuda needs nvcc (CUDA toolkit) on PATH"
-  fi
+  case "$v" in
+    *-k46) need_k46=1 ;;
+    *) need_trilinos=1 ;;
+  esac
+  case "$v" in
+    cuda*)
+      if ! command -v nvcc >/dev/null; then
+        [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH
+        command -v nvcc >/dev/null || die "variant $v needs nvcc (CUDA toolkit) on PATH"
+      fi
+      ;;
+  esac
 done
-fetch_sources
+[ "$need_trilinos" -eq 1 ] && fetch_sources
+[ "$need_k46" -eq 1 ] && fetch_k46_sources
 for v in "${variants[@]}"; do build_variant "$v"; done
 log "done: $(for v in "${variants[@]}"; do printf '%s ' "$cache/kokkos-$v"; done)"

@@ -25,6 +25,7 @@
 #include <thread>
 
 #include "eigen_bicgstab.hpp"
+#include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/matrix_market.hpp"
@@ -132,15 +133,16 @@ struct spmv_error_functor {
   crs_matrix::values_type values;
   const_vector_view x, y, yref;
   KOKKOS_INLINE_FUNCTION void init(value_type v) const { v[0] = v[1] = 0.0; }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type d, const volatile value_type s) const {
+  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type d,
+                                   const PPL_KOKKOS_JOIN_VOLATILE value_type s) const {
     d[0] = d[0] > s[0] ? d[0] : s[0];
     d[1] = d[1] > s[1] ? d[1] : s[1];
   }
   KOKKOS_INLINE_FUNCTION void operator()(const int i, value_type v) const {
     double s = 0;
-    for (auto k = row_map(i); k < row_map(i + 1); ++k) s += Kokkos::Experimental::fabs(values(k) * x(entries(k)));
-    v[0] = Kokkos::Experimental::fmax(v[0], Kokkos::Experimental::fabs(y(i) - yref(i)));
-    v[1] = Kokkos::Experimental::fmax(v[1], s);
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) s += kmath::fabs(values(k) * x(entries(k)));
+    v[0] = kmath::fmax(v[0], kmath::fabs(y(i) - yref(i)));
+    v[1] = kmath::fmax(v[1], s);
   }
 };
 

@@ -41,8 +41,9 @@ system_info query_system_info() {
       fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
   s.backends = build_backends();
   s.default_execution_space = Kokkos::DefaultExecutionSpace::name();
-  s.concurrency = Kokkos::DefaultExecutionSpace::concurrency();
-  s.host_threads = Kokkos::DefaultHostExecutionSpace::concurrency();
+  // Through an instance: concurrency() is static in 3.x and a member in 4.x without its deprecated code.
+  s.concurrency = Kokkos::DefaultExecutionSpace().concurrency();
+  s.host_threads = Kokkos::DefaultHostExecutionSpace().concurrency();
   s.device_name = "host";
 #if defined(__clang__)
   s.compiler = "clang " __clang_version__;

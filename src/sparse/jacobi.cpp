@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/krylov.hpp"
 
 namespace ppl {
@@ -21,7 +22,7 @@ struct inverse_diagonal_functor {
     double d = 0.0;
     for (auto k = row_map(i); k < row_map(i + 1); ++k)
       if (entries(k) == i) d += values(k);
-    const bool ok = d != 0.0 && Kokkos::Experimental::isfinite(d);
+    const bool ok = d != 0.0 && kmath::isfinite(d);
     dinv(i) = ok ? 1.0 / d : 0.0;
     if (!ok && i < first_bad) first_bad = i;
   }

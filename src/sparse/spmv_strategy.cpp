@@ -2,8 +2,7 @@
 // construction of a strategy from a YAML string.
 #include "ppl/sparse/spmv_strategy.hpp"
 
-#include <KokkosKernels_SparseUtils.hpp>
-
+#include "ppl/sparse/kokkos_kernels_compat.hpp"
 #include "spmv_factories.hpp"
 
 namespace ppl {
@@ -12,10 +11,10 @@ const crs_matrix& spmv_strategy::cached_transpose(const crs_matrix& A) {
   const bool same = transpose_of_ == A.values.data() && transpose_.numRows() == A.numCols() &&
                     transpose_.numCols() == A.numRows() && transpose_.nnz() == A.nnz();
   if (!same) {
-    transpose_ = KokkosKernels::Impl::transpose_matrix(A);
+    transpose_ = kk::transpose_matrix(A);
     // transpose_matrix fills rows through atomics: sort so that the summation order (and the result) is the same
     // on every run.
-    KokkosKernels::Impl::sort_crs_matrix(transpose_);
+    kk::sort_crs_matrix(transpose_);
     transpose_of_ = A.values.data();
     prepare(transpose_);
   }

@@ -11,6 +11,8 @@
 #include <cmath>
 #include <type_traits>
 
+#include "ppl/core/kokkos_compat.hpp"
+
 namespace ppl::vec {
 namespace {
 
@@ -40,7 +42,8 @@ struct sum_reduction {
   KOKKOS_INLINE_FUNCTION void init(value_type& t) const {
     for (int k = 0; k < N; ++k) t.v[k] = 0.0;
   }
-  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type& dst,
+                                   const PPL_KOKKOS_JOIN_VOLATILE value_type& src) const {
     for (int k = 0; k < N; ++k) dst.v[k] += src.v[k];
   }
 };
@@ -178,7 +181,7 @@ struct bicg_update_functor : sum_reduction<3> {
 struct count_nonfinite_functor {
   const_vector_view x;
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& n) const {
-    if (!Kokkos::Experimental::isfinite(x(i))) ++n;
+    if (!kmath::isfinite(x(i))) ++n;
   }
 };
 

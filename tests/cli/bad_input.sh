@@ -30,7 +30,7 @@ expect 2 "wrong_type.yaml:2:9: 'output' must be a string, got a list" -- "$ppl" 
 expect 2 "--set outptu: unknown key 'outptu'" -- "$ppl" run "$dir/info.yaml" --set outptu=x
 expect 2 "job is required" -- "$ppl" run
 expect 0 "info.yaml: ok" -- "$ppl" validate "$dir/info.yaml"
-expect 0 "Kokkos 3.4.1" -- "$ppl" run "$dir/info.yaml" --set output=info.json --kokkos-threads=1
+expect 0 "(host threads: 1)" -- "$ppl" run "$dir/info.yaml" --set output=info.json --kokkos-threads=1
 expect 0 "Usage" -- "$ppl" --help
 if [ -n "$(ls -A | grep -v '^info.json$')" ]; then
   echo "FAIL: files left behind: $(ls -A)"

@@ -101,4 +101,18 @@ void install_seed_reporter() {
   ::testing::UnitTest::GetInstance()->listeners().Append(new seed_reporter);
 }
 
+namespace {
+std::vector<std::string>& recorded_kokkos_flags() {
+  static std::vector<std::string> flags;
+  return flags;
+}
+}  // namespace
+
+void record_kokkos_flags(const std::vector<std::string>& flags) {
+  recorded_kokkos_flags() = flags;
+}
+const std::vector<std::string>& kokkos_flags() {
+  return recorded_kokkos_flags();
+}
+
 }  // namespace ppl_test

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace ppl_test {
 
@@ -47,6 +48,11 @@ std::string read_file(const std::string& path);
 std::uint64_t seed(std::uint64_t stream = 0);
 // Registers the listener that prints the seed on failure (tests/main.cpp calls it once).
 void install_seed_reporter();
+
+// The --kokkos-* flags the test binary was started with, as given (tests/main.cpp records them), so a test can
+// check that Kokkos applied them.
+void record_kokkos_flags(const std::vector<std::string>& flags);
+const std::vector<std::string>& kokkos_flags();
 
 // The message of the exception `f` throws as T ("" and a test failure if it throws nothing or something else).
 template <class T, class F>

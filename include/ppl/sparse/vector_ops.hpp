@@ -7,8 +7,8 @@
 // (dev_coef), so a whole iteration is queued without a host round trip. The solver copies the slots to the host
 // once per iteration for its convergence and breakdown tests (docs/solver.md).
 #include <Kokkos_Core.hpp>
-#include <Kokkos_MathematicalFunctions.hpp>
 
+#include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/csr.hpp"
 
 namespace ppl::vec {
@@ -52,9 +52,8 @@ struct dev_coef {
   KOKKOS_INLINE_FUNCTION static double at(const double* s, int i) { return i < 0 ? 1.0 : s[i]; }
   KOKKOS_INLINE_FUNCTION double eval(const double* s) const {
     const double den = at(s, den0) * at(s, den1);
-    const double lim =
-        guard > 0 ? guard * Kokkos::Experimental::sqrt(Kokkos::Experimental::fabs(at(s, ref0) * at(s, ref1))) : 0.0;
-    return Kokkos::Experimental::fabs(den) > lim ? scale * at(s, num0) * at(s, num1) / den : 0.0;
+    const double lim = guard > 0 ? guard * kmath::sqrt(kmath::fabs(at(s, ref0) * at(s, ref1))) : 0.0;
+    return kmath::fabs(den) > lim ? scale * at(s, num0) * at(s, num1) / den : 0.0;
   }
 };
 
