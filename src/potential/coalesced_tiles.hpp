@@ -140,7 +140,7 @@ void check_tile_shape(const std::string& label, const config_node* params, tile_
   const bool named = params != nullptr && params->has(key);
   const std::string where = named ? params->where(key) : params ? params->where() : "strategy_params";
   const std::string what = named ? "'" + params->key_path(key) + "'" : "'strategy_params' (defaults)";
-  const int threads = Kokkos::DefaultExecutionSpace::concurrency();
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
   throw input_error(where + ": " + what + ": teams of " + std::to_string(big.width) + " x " + std::to_string(big.rows) +
                     " = " + std::to_string(team) + " threads, but " + label + " (coarsening " + std::to_string(C) +
                     ", tile_atoms " + std::to_string(tile) + ") runs teams of at most " + std::to_string(max_team) +

@@ -64,7 +64,7 @@ bool host_accepts(const std::string& params) {
     return at == std::string::npos ? 1 : std::stoi(params.substr(at + key.size() + 2));
   };
   const int team = value("block_width") * value("block_rows");
-  return team <= std::min(Kokkos::DefaultExecutionSpace::concurrency(), 64);
+  return team <= std::min(Kokkos::DefaultExecutionSpace().concurrency(), 64);
 }
 
 class PotentialEdges : public ::testing::TestWithParam<edge_case> {};
