@@ -120,7 +120,7 @@ check_one() {
     done
     local want=0 vrc
     [ "$expect_code" = 2 ] && want=2
-    vrc=$(invoke "$dir" "$base.vout" "$base.verr" "${vargs[@]}")
+    vrc=$(invoke "$dir" "$base.vout" "$base.verr" "${vargs[@]}" 2>/dev/null)  # no "Aborted" notices from bash
     [ "$vrc" = "$want" ] || problems+=("validate: exit $vrc, want $want")
     if [ "$want" = 2 ]; then
       grep -qF -- "$expect_text" "$base.verr" || problems+=("validate: stderr lacks '$expect_text'")
@@ -134,7 +134,7 @@ check_one() {
   fi
 
   local rc
-  rc=$(invoke "$dir" "$base.out" "$base.err" "${argv[@]}")
+  rc=$(invoke "$dir" "$base.out" "$base.err" "${argv[@]}" 2>/dev/null)
   fingerprint "$dir" >"$base.after"
   [ "$rc" = "$expect_code" ] || problems+=("exit $rc, want $expect_code")
   if [ "$expect_code" = 1 ] || [ "$expect_code" = 2 ]; then
@@ -164,12 +164,14 @@ check_one() {
   fi
 }
 
-if [ "${1:-}" = --extract ]; then
+if [ "${1:-}" = --extract ]; then  # each case's files, setup run, as the runner would see them
   corpus=$2
   for file in "$corpus"/*/*.case; do
     name=${file#"$corpus"/}
-    mkdir -p "$3/${name%.case}"
-    parse_case "$file" "$3/${name%.case}" || exit 1
+    dest=$3/${name%.case}
+    mkdir -p "$dest"
+    parse_case "$file" "$dest" || exit 1
+    [ -z "$setup" ] || (cd "$dest" && bash -c "$setup") >/dev/null 2>&1 || true
   done
   exit 0
 fi
@@ -198,7 +200,7 @@ done
 vmem_kb=${PPL_CORPUS_VMEM_KB:-4194304}
 # Sanitizer builds reserve terabytes of shadow address space; they report huge allocations themselves
 # (ASAN_OPTIONS max_allocation_size_mb in the openmp-asan test preset).
-ldd "$ppl" 2>/dev/null | grep -qE 'lib(a|ub|t)san' && vmem_kb=""
+if ldd "$ppl" 2>/dev/null | grep -E 'lib(a|ub|t)san' >/dev/null; then vmem_kb=""; fi
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/ppl-corpus.XXXXXX")
 [ "$keep" = 1 ] && echo "work folder: $work" || trap 'rm -rf "$work"' EXIT
