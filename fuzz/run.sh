@@ -4,9 +4,10 @@
 #
 # Usage: fuzz/run.sh smoke SECONDS [NAME...]    each harness for SECONDS (CI)
 #        fuzz/run.sh long RUNS [NAME...]        each harness for RUNS executions (docs/cli.md reports these)
-# NAME: pqr, matrix_market, job (default: all three, one after the other, one process each: -jobs=1).
+# NAME: pqr, matrix_market, job (default: all three, one after the other, one process each).
 # Environment: PPL_FUZZ_BUILD (default build/fuzz), PPL_FUZZ_WORK (default $PPL_FUZZ_BUILD/work: the growing
-# corpora, crash artefacts and logs). Exit status: 0 when no harness found anything.
+# corpora, crash artefacts and logs), PPL_FUZZ_SEED (smoke runs; default 1). Exit status: 0 when no harness found
+# anything.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -15,11 +16,11 @@ work=${PPL_FUZZ_WORK:-$build/work}
 [ $# -ge 2 ] || { sed -n '2,10p' "$0"; exit 2; }
 mode=$1 amount=$2
 shift 2
-# smoke stops at the first finding (CI); long runs in fork mode (one child at a time), which goes on after a
-# finding and keeps every artefact, so one long run reports all it found.
+# One process per harness (no -jobs/-fork: those spawn workers that log to ./fuzz-N.log); a run stops at its first
+# finding, which is then turned into a corpus case (tests/cli/corpus) before fuzzing on.
 case $mode in
-  smoke) limit=(-max_total_time="$amount") ;;
-  long) limit=(-runs="$amount" -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1) ;;
+  smoke) limit=(-max_total_time="$amount" -seed="${PPL_FUZZ_SEED:-1}") ;;  # the same mutations on every CI run
+  long) limit=(-runs="$amount") ;;
   *) echo "unknown mode '$mode' (smoke or long)" >&2; exit 2 ;;
 esac
 names=("$@")
@@ -55,7 +56,7 @@ for name in "${names[@]}"; do
   # inputs (seeds above it are read truncated); -timeout flags any input slower than 10 s.
   start=$SECONDS
   rm -f "$work/crashes/$name-"*
-  if OMP_PROC_BIND=false "$bin" "${limit[@]}" -jobs=1 -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
+  if OMP_PROC_BIND=false "$bin" "${limit[@]}" -max_len=16384 -timeout=10 -rss_limit_mb=2048 \
     -dict="$here/$name.dict" -artifact_prefix="$work/crashes/$name-" -print_final_stats=1 \
     "$work/corpus/$name" "$seeds/$name" </dev/null >"$log" 2>&1; then
     :
@@ -66,13 +67,8 @@ for name in "${names[@]}"; do
     status=1
     echo "fuzz_$name FOUND SOMETHING: $(grep -m1 -E 'ERROR: |runtime error|deadly signal' "$log" || tail -1 "$log")"
   fi
-  if [ "$mode" = long ]; then  # fork mode: the last "#RUNS: ... exec/s: N ..." status line
-    runs=$(grep -E '^#[0-9]+:' "$log" | tail -1 | sed -E 's/^#([0-9]+):.*/\1/')
-    speed=$(grep -E '^#[0-9]+:' "$log" | tail -1 | sed -E 's/.*exec\/s:? ([0-9]+).*/\1/')
-  else
-    runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{print $2}')
-    speed=$(grep -m1 '^stat::average_exec_per_sec' "$log" | awk '{print $2}')
-  fi
+  runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{print $2}')
+  speed=$(grep -m1 '^stat::average_exec_per_sec' "$log" | awk '{print $2}')
   echo "fuzz_$name: ${runs:-?} executions in $((SECONDS - start)) s (${speed:-?}/s), corpus $(ls "$work/corpus/$name" | wc -l) files"
 done
 ls "$work/crashes" 2>/dev/null | sed 's/^/artefact: /'
