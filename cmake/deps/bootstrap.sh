@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything ppl needs on a fresh Debian 12 machine, idempotently:
 #   1. Debian packages (compilers' libraries: yaml-cpp, GoogleTest, Google Benchmark, CLI11, nlohmann-json, fmt,
-#      Eigen, python3-griddataformats for the OpenDX round-trip test);
+#      Eigen, python3-griddataformats for the OpenDX round-trip test; Clang 14 with libFuzzer for fuzz/);
 #   2. Kokkos + Kokkos Kernels 3.4.01 from Debian bookworm's `trilinos` source package (fetched with a private apt
 #      source list; the machine's apt configuration is not touched), checksum-verified, patched (patches/), built and
 #      installed into a cache outside the checkout, one prefix per variant and hash of (version, patches, options);
@@ -56,9 +56,12 @@ done
 
 # ---------------------------------------------------------------------------------------------------------------
 # 1. Debian packages
+# clang-14, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and libomp-14-dev (Clang's OpenMP runtime) build the
+# fuzz/ harnesses (the `fuzz` preset).
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
-  libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib)
+  libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib
+  clang-14 libclang-rt-14-dev libomp-14-dev)
 
 install_debian_packages() {
   local missing=()

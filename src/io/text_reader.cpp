@@ -61,7 +61,14 @@ bool text_reader::fill() {
                       (errnum == Z_DATA_ERROR ? " (corrupt or truncated gzip data)" : ""));
   }
   buf_.resize(old + static_cast<std::size_t>(n));
-  if (n == 0) eof_ = true;
+  if (n == 0) {
+    // gzread ends a gzip stream cut short (lost trailer, cut at a line end) like a complete one and leaves
+    // Z_BUF_ERROR behind: without this check a truncated .gz reads as a shorter, valid-looking file.
+    int errnum = Z_OK;
+    gzerror(gz_->f, &errnum);
+    if (errnum == Z_BUF_ERROR) throw input_error(path_ + ": read error: unexpected end of file (truncated gzip data)");
+    eof_ = true;
+  }
   for (std::size_t i = old; i < buf_.size(); ++i) {
     if (!is_text_byte(static_cast<unsigned char>(buf_[i]))) {
       // Count the lines up to the bad byte so the message points at it.

@@ -1,0 +1,97 @@
+// libFuzzer harness: the job check behind `ppl validate` (ppl::load_job: YAML, keys, types, ranges, strategy
+// parameters, input files, output paths) on arbitrary job text. Input layout: the job file, optionally followed by
+// a NUL byte and `--set` overrides, one per line. The job sits in a per-process folder next to small valid inputs
+// (atoms.pqr, A.mtx, b.mtx, x0.mtx), so relative input paths resolve and the file readers run too.
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ppl/core/config.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_session.hpp"
+#include "ppl/jobs/job.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream(p, std::ios::binary) << text;
+}
+
+fs::path make_folder() {
+  const fs::path dir = fs::temp_directory_path() / ("ppl-fuzz-job." + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  write_text(dir / "atoms.pqr",
+             "ATOM      1  N   MET A   1      -0.500   1.000   0.250 -0.3000 1.8500\n"
+             "ATOM      2  CA  MET A   1       0.900   1.200  -0.100  0.2100 2.0000\n");
+  write_text(dir / "A.mtx",
+             "%%MatrixMarket matrix coordinate real general\n3 3 5\n1 1 4\n1 2 -1\n2 2 4\n3 2 -1\n3 3 4\n");
+  const std::string vector = "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n";
+  write_text(dir / "b.mtx", vector);
+  write_text(dir / "x0.mtx", vector);
+  return dir;
+}
+
+// `ppl validate` generates synthetic inputs: up to 1e8 random atoms or a water box of 1e9 A^3 are valid and cost
+// gigabytes and seconds, so inputs asking for more than 1e5 atoms are skipped (the limits are corpus cases).
+bool asks_for_many_atoms(const std::string& text, const std::vector<std::string>& overrides) {
+  try {
+    auto root = ppl::config_node::from_string(text, "job.yaml");
+    for (const auto& o : overrides) root.apply_override(o);
+    const auto in = root.find("input");
+    if (!in || !in->is_map()) return false;
+    if (const auto r = in->find("random"); r && r->is_map())
+      if (const auto n = r->find("atoms")) return !(n->as<double>() <= 1e5);
+    if (const auto w = in->find("water_box"); w && w->is_map())
+      if (const auto s = w->find("size")) {
+        double volume = 1;
+        for (double side : s->as<std::vector<double>>()) volume *= std::abs(side);
+        return !(volume <= 3e6);  // 0.1 atoms per A^3 (NaN counts as many)
+      }
+  } catch (const ppl::error&) {
+  }
+  return false;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  // One Kokkos start for the process (strategy factories may create Views), one thread. Never finalized: libFuzzer
+  // leaves through exit() from several places, and the session stays reachable, so it is not a leak either.
+  static char name[] = "fuzz_job", threads[] = "--kokkos-threads=1";
+  static char* argv[] = {name, threads, nullptr};
+  static int argc = 2;
+  static const auto* session = new ppl::kokkos_session(argc, argv);
+  (void)session;
+  return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static const fs::path dir = make_folder();
+  static const std::string job = (dir / "job.yaml").string();
+  const std::string input(reinterpret_cast<const char*>(data), size);
+  const auto nul = input.find('\0');
+  const std::string text = input.substr(0, nul);
+  std::vector<std::string> overrides;
+  if (nul != std::string::npos) {
+    std::string rest = input.substr(nul + 1);
+    for (std::size_t start = 0; start <= rest.size();) {
+      const auto end = std::min(rest.find('\n', start), rest.size());
+      overrides.push_back(rest.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  if (asks_for_many_atoms(text, overrides)) return 0;
+  write_text(job, text);
+  try {
+    ppl::load_job(job, overrides);
+  } catch (const ppl::input_error&) {
+  }
+  return 0;
+}
