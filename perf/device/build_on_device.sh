@@ -25,5 +25,4 @@ for exe in build/device/ppl build/device/tests/test_* build/device/tests/*/test_
   [ -x "$exe" ] && [ -f "$exe" ] && cp "$exe" .device/bin/
 done
 cp -P "$kit"/root/usr/lib/x86_64-linux-gnu/lib{yaml-cpp,fmt,benchmark}.so* .device/lib/
-[ -d .device/shared ] || { [ -d /work/shared ] && ln -s /work/shared .device/shared; } || true
 ls .device/bin

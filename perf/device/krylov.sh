@@ -7,15 +7,13 @@
 #      JSON per part in $OUT/krylov-h200-{cd27,cd81,eigen}.json, merged into $OUT/krylov-h200.json;
 #   4. a short table last.
 # Expects .device/bin/{ppl,test_sparse_krylov,bench_krylov} built for CUDA, .device/lib/ (the non-system shared
-# libraries: yaml-cpp, fmt, benchmark, gtest) and .device/shared/ (../shared): perf/device/pack.sh (here) or
+# libraries: yaml-cpp, fmt, benchmark, gtest): perf/device/pack.sh (here) or
 # perf/device/build_on_device.sh (there; bench_krylov needs Eigen, which the devkit holds) makes them.
 # Environment: KRYLOV_ROWS (default 500000,1000000,2000000,3000000), KRYLOV_EIGEN_ROWS (default 1000000,3000000),
 # KRYLOV_PARTS (default "cd27 cd81 eigen"), KRYLOV_ITERS (iterations per timed solve, default 50; Eigen runs a tenth, at least 5). Worst case (every step
 # at its timeout) 595 s.
 source perf/device/setup.sh
 set -o pipefail
-# The tests read ${repo}/../shared/data: make that path exist beside the checkout as well.
-[ -e ../shared ] || ln -s "$PWD/.device/shared" ../shared 2>/dev/null || true
 status=0
 bin=.device/bin
 export PPL_BENCH_KRYLOV_ROWS=${KRYLOV_ROWS:-500000,1000000,2000000,3000000}

@@ -6,7 +6,7 @@ cmake/deps/bootstrap.sh cuda --no-apt
 rm -rf .devkit && mkdir -p .devkit/debs
 cp -rL "$HOME/.cache/ppl-deps/kokkos-cuda" .devkit/kokkos-cuda
 (cd .devkit/debs && apt-get download libyaml-cpp-dev libyaml-cpp0.7 libfmt-dev libfmt9 libcli11-dev nlohmann-json3-dev \
-  libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian libeigen3-dev)
+  libgtest-dev libgmock-dev googletest libbenchmark-dev libbenchmark1debian libeigen3-dev zlib1g-dev)
 for d in .devkit/debs/*.deb; do dpkg -x "$d" .devkit/root; done
-rm -rf .devkit/debs .device && mkdir -p .device && cp -r /work/shared .device/shared && chmod -R u+w .device/shared
-du -sh .devkit .device
+rm -rf .devkit/debs
+du -sh .devkit

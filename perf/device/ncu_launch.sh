@@ -10,7 +10,7 @@ if [ -z "$ncu" ]; then
   echo "ncu not found" | tee "$OUT/ncu-launch.txt"
   exit 0
 fi
-filter=${NCU_BENCH_FILTER:-'256x256x64_40k/(gather_coalesced|baseline_cuda/tiles|gather_hybrid_rsqrt)/'}
+filter=${NCU_BENCH_FILTER:-'256x256x64_40k/(gather_coalesced|baseline_cuda/tiles|gather_hybrid_rsqrt_cuda)/'}
 timeout "${NCU_TIMEOUT:-200}" "$ncu" --clock-control none --section LaunchStats --section Occupancy \
   --section SpeedOfLight --section ComputeWorkloadAnalysis -k 'regex:coalesced_kernel|tiles_kernel' -c 6 \
   .device/bin/bench_potential --benchmark_filter="$filter" --benchmark_min_time=0.01 \

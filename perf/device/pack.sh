@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Here (the build machine): builds the `cuda` preset and packs what the GPU machine needs into .device/ (git-ignored,
 # named in the device tool's `carry`): bin/ (ppl, tests, benchmarks), lib/ (the Debian shared libraries the GPU
-# machine lacks: yaml-cpp, fmt, benchmark, gtest), shared/ (the data files tests read from ../shared/data).
-# On the GPU machine, perf/device/setup.sh recreates the /work/main and /work/shared paths the binaries expect.
+# machine lacks: yaml-cpp, fmt, benchmark, gtest). The tests find the repository's data/ from their own location
+# (.device/bin sits inside the checkout).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export PATH=$PATH:/usr/local/cuda/bin
@@ -17,7 +17,5 @@ done
 for exe in .device/bin/*; do
   ldd "$exe" | awk '/=> \// {print $3}' | grep -E 'libyaml-cpp|libfmt|libbenchmark|libgtest|libgmock' || true
 done | sort -u | xargs -r -I{} cp -L {} .device/lib/
-cp -r /work/shared .device/shared
-chmod -R u+w .device/shared
 du -sh .device
 ls .device/bin .device/lib

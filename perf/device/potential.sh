@@ -5,12 +5,11 @@
 #   3. SASS of the hot kernels (cuobjdump -sass) into $OUT/sass-<kernel>.txt, with an opcode histogram each;
 #   4. a short table last (median per benchmark: ms, atom-evaluations/s, fraction of the rsqrt ceiling, error).
 # Expects (perf/device/pack.sh makes them from the `cuda` preset): .device/bin/{ppl,test_potential_strategies,
-# bench_potential}, .device/lib/ (the non-system shared libraries: yaml-cpp, fmt, benchmark, gtest),
-# .device/shared/ (../shared). Run with `.device` carried. Environment: POTENTIAL_BENCH_FILTER (a
+# bench_potential}, .device/lib/ (the non-system shared libraries: yaml-cpp, fmt, benchmark, gtest).
+# Run with `.device` carried. Environment: POTENTIAL_BENCH_FILTER (a
 # --benchmark_filter regex, default all), POTENTIAL_REPETITIONS (default 5).
 source perf/device/setup.sh
 set -o pipefail
-[ -e ../shared ] || ln -s "$PWD/.device/shared" ../shared 2>/dev/null || true
 OUT=${OUT:-out/potential}
 mkdir -p "$OUT"
 bin=.device/bin

@@ -3,7 +3,7 @@
 # $OUT/spmv-h200.json, then a short table (printed last).
 #
 # Expects what perf/device/pack.sh makes from the cuda build: .device/bin/{bench_spmv,bench_spmv_no_cusparse,
-# test_sparse_spmv}, .device/lib/ (their non-system shared libraries), .device/shared/ (shared data). cuSPARSE
+# test_sparse_spmv}, .device/lib/ (their non-system shared libraries). cuSPARSE
 # is not carried (162 MB): libcusparse.so.12 and its libnvJitLink.so.13 come from the machine's CUDA install or
 # the Python nvidia-cusparse wheel; this script finds them, adds their folders to LD_LIBRARY_PATH and prints what
 # is still missing; without them it runs bench_spmv_no_cusparse (all but the cuSPARSE peer).

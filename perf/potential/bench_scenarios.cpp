@@ -110,15 +110,17 @@ std::vector<variant> variants() {
     for (int pass : {128, 512})
       v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
                    "{coarsening: 16, atoms_per_pass: " + std::to_string(pass) + "}", false, true, false});
-  if (potential_strategies().find("gather_hybrid_rsqrt")) {
+  if (potential_strategies().find("gather_hybrid_rsqrt_cuda")) {
     for (int c : {8, 16})
       for (int s = 0; s <= c / 2; ++s)
-        v.push_back({"gather_hybrid_rsqrt/C=" + std::to_string(c) + ",S=" + std::to_string(s), "gather_hybrid_rsqrt",
+        v.push_back({"gather_hybrid_rsqrt_cuda/C=" + std::to_string(c) + ",S=" + std::to_string(s),
+                     "gather_hybrid_rsqrt_cuda",
                      "{coarsening: " + std::to_string(c) + ", software_points: " + std::to_string(s) + "}", false, true,
                      false});
     // The team shape that was fastest in the probe (perf/results/h200-run4): 32 x 16 threads, 2048-atom tiles.
     for (int s : {0, 1, 2, 3})
-      v.push_back({"gather_hybrid_rsqrt/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048", "gather_hybrid_rsqrt",
+      v.push_back({"gather_hybrid_rsqrt_cuda/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048",
+                   "gather_hybrid_rsqrt_cuda",
                    "{coarsening: 8, software_points: " + std::to_string(s) + ", block_rows: 16, tile_atoms: 2048}",
                    false, true, false});
   }

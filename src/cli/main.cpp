@@ -1,8 +1,8 @@
 // The `ppl` command. Kokkos' own flags (--kokkos-threads=N, --kokkos-device-id=N, ...) are passed to
 // Kokkos::initialize; everything else goes to CLI11. Exit codes: see ppl::exit_code and docs/cli.md.
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -16,17 +16,20 @@
 namespace {
 
 int run_cli(int argc, char** argv) {
-  CLI::App app{"ppl: portable performance layer -- electrostatic potential maps, ion placement and sparse Krylov "
-               "solves as Kokkos kernels.\nKokkos flags (--kokkos-threads=N, --kokkos-device-id=N, "
-               "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
-               "failed, 4 solver did not converge."};
+  CLI::App app{
+      "ppl: portable performance layer -- electrostatic potential maps, ion placement and sparse Krylov "
+      "solves as Kokkos kernels.\nKokkos flags (--kokkos-threads=N, --kokkos-device-id=N, "
+      "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
+      "failed, 4 solver did not converge."};
   app.require_subcommand(1);
 
   auto* info = app.add_subcommand("info", "versions, Kokkos backends, the device and its limits");
   bool info_json = false;
   info->add_flag("--json", info_json, "print as JSON");
 
-  app.add_subcommand("strategies", "every registered job kind and strategy, with the backends it runs on");
+  app.add_subcommand("strategies",
+                     "every registered job kind and strategy, with the backends it runs on (those this build "
+                     "cannot run are marked)");
 
   std::string job_path;
   std::vector<std::string> overrides;
@@ -57,7 +60,8 @@ int run_cli(int argc, char** argv) {
     for (const auto& s : ppl::all_strategies()) {
       if (s.family != family) std::cout << (family.empty() ? "" : "\n") << s.family << ":\n";
       family = s.family;
-      std::cout << fmt::format("  {:<24} [{}] {}\n", s.name, s.backends, s.description);
+      const std::string mark = s.unavailable.empty() ? "" : "(" + s.unavailable + ") ";
+      std::cout << fmt::format("  {:<24} [{}] {}{}\n", s.name, s.backends, mark, s.description);
     }
     return 0;
   }

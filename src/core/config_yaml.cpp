@@ -2,11 +2,14 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "config_state.hpp"
 #include "ppl/core/config.hpp"
 #include "ppl/core/error.hpp"
 
@@ -14,13 +17,6 @@ namespace ppl {
 
 struct config_node::impl {
   YAML::Node node;
-};
-
-struct config_node::state {
-  std::string source;
-  std::map<std::string, std::set<std::string>> known;  // map path -> keys asked about
-  std::set<std::string> consumed;                      // paths taken whole
-  std::set<std::string> overridden;                    // paths set by --set
 };
 
 namespace {
@@ -50,6 +46,26 @@ std::string describe(const YAML::Node& n) {
   return "nothing";
 }
 
+// Optimal string alignment distance <= 2 (<= 1 up to 5 letters, 0 up to 3: "b" is no misspelling of "c"),
+// case-insensitive: "stratgy" for "strategy".
+bool is_near_miss(const std::string& a, const std::string& b) {
+  const std::size_t n = a.size(), m = b.size(), longest = std::max(n, m);
+  const std::size_t limit = longest <= 3 ? 0 : longest <= 5 ? 1 : 2;
+  if ((n > m ? n - m : m - n) > limit) return false;
+  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[n][m] <= limit;
+}
+
 template <class T>
 bool is_whole_number_text(const std::string& s) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
@@ -62,38 +78,88 @@ bool is_whole_number_text(const std::string& s) {
 config_node::config_node(std::shared_ptr<state> s, std::shared_ptr<impl> n, std::string path)
     : state_(std::move(s)), node_(std::move(n)), path_(std::move(path)) {}
 
+namespace {
+
+std::string place(const std::string& source, const YAML::Mark& m) {
+  return m.line < 0 ? source : source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+// yaml-cpp keeps duplicate keys (and lookups return the first); a job file with `lattice:` twice is a mistake to
+// report, not a choice to make silently. Keys must be plain scalars. Aliases can make a small file a huge tree, so
+// the walk is bounded.
+void check_structure(const YAML::Node& n, const std::string& source, std::size_t& visited) {
+  constexpr std::size_t max_nodes = 100000;
+  if (++visited > max_nodes)
+    throw input_error(source + ": more than " + std::to_string(max_nodes) + " YAML nodes (aliases?); not a job file");
+  if (n.IsMap()) {
+    std::map<std::string, YAML::Mark> seen;
+    for (auto it = n.begin(); it != n.end(); ++it) {
+      if (!it->first.IsScalar())
+        throw input_error(place(source, it->first.Mark()) + ": a key must be a plain name, got " + describe(it->first));
+      const auto [at, fresh] = seen.emplace(it->first.Scalar(), it->first.Mark());
+      if (!fresh)
+        throw input_error(place(source, it->first.Mark()) + ": duplicate key '" + it->first.Scalar() +
+                          "' (first at line " + std::to_string(at->second.line + 1) + ")");
+      check_structure(it->second, source, visited);
+    }
+  } else if (n.IsSequence()) {
+    for (const auto& e : n) check_structure(e, source, visited);
+  }
+}
+
+}  // namespace
+
 config_node config_node::from_string(const std::string& text, const std::string& source_name) {
   auto s = std::make_shared<state>();
   s->source = source_name;
   auto n = std::make_shared<impl>();
+  std::vector<YAML::Node> docs;
   try {
-    n->node = YAML::Load(text);
-  } catch (const YAML::ParserException& e) {
-    throw input_error(source_name + ":" + std::to_string(e.mark.line + 1) + ":" + std::to_string(e.mark.column + 1) +
-                      ": invalid YAML: " + e.msg);
+    docs = YAML::LoadAll(text);
+  } catch (const YAML::Exception& e) {
+    throw input_error(place(source_name, e.mark) + ": invalid YAML: " + e.msg);
   }
-  if (!n->node.IsMap()) throw input_error(source_name + ":1:1: a job file must be a YAML map (key: value lines)");
+  for (std::size_t d = 1; d < docs.size(); ++d)
+    if (docs[d].IsDefined() && !docs[d].IsNull())
+      throw input_error(place(source_name, docs[d].Mark()) +
+                        ": a second YAML document ('---'); a job file holds one job");
+  if (docs.empty() || !docs[0].IsMap())
+    throw input_error(source_name + ":1:1: a job file must be a YAML map (key: value lines)");
+  n->node = docs[0];
+  std::size_t visited = 0;
+  check_structure(n->node, source_name, visited);
   return config_node(s, n, "");
 }
 
 config_node config_node::from_file(const std::string& path) {
-  std::ifstream in(path);
+  // A job file is a few hundred bytes; a cap keeps `ppl run /dev/zero` or a huge file from being read whole.
+  constexpr std::uintmax_t max_bytes = 1 << 20;
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (path.find('\0') != std::string::npos || ec || !std::filesystem::exists(status))
+    throw input_error(path + ": cannot open the job file");
+  if (!std::filesystem::is_regular_file(status)) throw input_error(path + ": the job file is not a regular file");
+  if (std::filesystem::file_size(path, ec) > max_bytes) throw input_error(path + ": the job file is larger than 1 MiB");
+  std::ifstream in(path, std::ios::binary);
   if (!in) throw input_error(path + ": cannot open the job file");
   std::stringstream ss;
   ss << in.rdbuf();
   if (in.bad()) throw input_error(path + ": cannot read the job file");
-  return from_string(ss.str(), path);
+  const std::string text = ss.str();
+  if (text.find('\0') != std::string::npos) throw input_error(path + ": not a text file (NUL byte)");
+  auto root = from_string(text, path);
+  root.state_->record_file(path, file_role::job, path);
+  return root;
 }
 
 void config_node::apply_override(const std::string& assignment) {
   const auto eq = assignment.find('=');
-  if (eq == std::string::npos || eq == 0)
-    throw input_error("--set " + assignment + ": expected key.path=value");
+  if (eq == std::string::npos || eq == 0) throw input_error("--set " + assignment + ": expected key.path=value");
   const std::string key_path_text = assignment.substr(0, eq);
   YAML::Node value;
   try {
     value = YAML::Load(assignment.substr(eq + 1));
-  } catch (const YAML::ParserException& e) {
+  } catch (const YAML::Exception& e) {
     throw input_error("--set " + assignment + ": invalid YAML value: " + e.msg);
   }
   std::vector<std::string> parts;
@@ -120,8 +186,12 @@ void config_node::apply_override(const std::string& assignment) {
   state_->overridden.insert(path_.empty() ? key_path_text : path_ + "." + key_path_text);
 }
 
-std::string config_node::key_path(const std::string& key) const { return path_.empty() ? key : path_ + "." + key; }
-const std::string& config_node::source() const { return state_->source; }
+std::string config_node::key_path(const std::string& key) const {
+  return path_.empty() ? key : path_ + "." + key;
+}
+const std::string& config_node::source() const {
+  return state_->source;
+}
 
 std::string config_node::where() const {
   if (state_->overridden.count(path_)) return "--set " + path_;
@@ -136,8 +206,7 @@ std::string config_node::where(const std::string& key) const {
     for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
       if (it->first.Scalar() == key) {
         const auto m = it->first.Mark();
-        if (m.line >= 0)
-          return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+        if (m.line >= 0) return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
       }
     }
   }
@@ -163,8 +232,21 @@ std::optional<config_node> config_node::find(const std::string& key) const {
 config_node config_node::child(const std::string& key) const {
   if (!node_->node.IsMap()) throw input_error(where() + ": '" + path_ + "' must be a map");
   auto c = find(key);
-  if (!c) throw input_error(where() + ": missing required key '" + key_path(key) + "'");
-  return *c;
+  if (c) return *c;
+  // A near miss among the keys nobody asked about is most likely this key misspelt: go on with it so the factory
+  // can finish and every valid key of the map is known, then report the misspelling (check_all_used).
+  const auto& known = state_->known[path_];
+  for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
+    const std::string candidate = it->first.Scalar();
+    if (known.count(candidate) || !is_near_miss(candidate, key)) continue;
+    if (!state_->misspelt)
+      state_->misspelt = state::misspelling{path_, key, candidate, place(state_->source, it->first.Mark())};
+    auto n = std::make_shared<impl>();
+    n->node = it->second;
+    state_->known[path_].insert(candidate);
+    return config_node(state_, n, key_path(key));
+  }
+  throw input_error(where() + ": missing required key '" + key_path(key) + "'");
 }
 
 std::vector<config_node> config_node::items() const {
@@ -241,12 +323,22 @@ std::string config_node::get_choice(const std::string& key, const std::string& f
   return v;
 }
 
-bool config_node::is_map() const { return node_->node.IsMap(); }
-bool config_node::is_sequence() const { return node_->node.IsSequence(); }
-bool config_node::is_scalar() const { return node_->node.IsScalar(); }
-bool config_node::is_null() const { return !node_->node.IsDefined() || node_->node.IsNull(); }
+bool config_node::is_map() const {
+  return node_->node.IsMap();
+}
+bool config_node::is_sequence() const {
+  return node_->node.IsSequence();
+}
+bool config_node::is_scalar() const {
+  return node_->node.IsScalar();
+}
+bool config_node::is_null() const {
+  return !node_->node.IsDefined() || node_->node.IsNull();
+}
 
-void config_node::mark_used() const { state_->consumed.insert(path_); }
+void config_node::mark_used() const {
+  state_->consumed.insert(path_);
+}
 
 namespace {
 
@@ -279,11 +371,24 @@ void check_tree(const YAML::Node& n, const std::string& path, const config_node:
 
 }  // namespace
 
-void config_node::check_all_used() const { check_tree(node_->node, path_, *state_); }
+void config_node::check_all_used() const {
+  throw_if_misspelt();
+  check_tree(node_->node, path_, *state_);
+}
 
-#define PPL_CONFIG_INSTANTIATE(T)                                              \
-  template T config_node::as<T>() const;                                       \
-  template T config_node::get<T>(const std::string&) const;                    \
+void config_node::throw_if_misspelt() const {
+  if (!state_->misspelt) return;
+  const auto& m = *state_->misspelt;
+  auto known = state_->known[m.map_path];
+  known.erase(m.found);
+  throw input_error(m.where + ": unknown key '" + m.found + "'" +
+                    (m.map_path.empty() ? "" : " in '" + m.map_path + "'") + ": did you mean '" + m.missing +
+                    "' (required)? valid keys: " + join(known));
+}
+
+#define PPL_CONFIG_INSTANTIATE(T)                           \
+  template T config_node::as<T>() const;                    \
+  template T config_node::get<T>(const std::string&) const; \
   template T config_node::get<T>(const std::string&, const T&) const;
 PPL_CONFIG_INSTANTIATE(bool)
 PPL_CONFIG_INSTANTIATE(int)

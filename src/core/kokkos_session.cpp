@@ -1,16 +1,27 @@
 #include "ppl/core/kokkos_session.hpp"
 
+#include <unistd.h>
+
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 
 #include "ppl/core/error.hpp"
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
 
 namespace ppl {
 
 namespace {
 
-bool starts_with(const std::string& s, const char* prefix) { return s.compare(0, std::strlen(prefix), prefix) == 0; }
+bool starts_with(const std::string& s, const char* prefix) {
+  return s.compare(0, std::strlen(prefix), prefix) == 0;
+}
 
 // A whole non-negative decimal integer that fits an int (Kokkos parses with std::stoi and throws or aborts on
 // anything else).
@@ -22,9 +33,49 @@ bool is_small_count(const std::string& v) {
 }
 
 // The flags whose value Kokkos converts to an integer.
-const char* const integer_flags[] = {"--kokkos-threads",    "--kokkos-num-threads", "--kokkos-numa",
-                                     "--kokkos-device-id",  "--kokkos-device",      "--kokkos-num-devices",
-                                     "--kokkos-ndevices",   "--kokkos-skip-device"};
+const char* const integer_flags[] = {"--kokkos-threads",   "--kokkos-num-threads", "--kokkos-numa",
+                                     "--kokkos-device-id", "--kokkos-device",      "--kokkos-num-devices",
+                                     "--kokkos-ndevices",  "--kokkos-skip-device"};
+
+// libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, in a constructor that runs when the library is loaded,
+// before main(), so setting them here would change nothing. Unset, a waiting libgomp thread spins for 300,000
+// rounds (milliseconds) at every barrier and between parallel regions before it sleeps. When another process holds
+// one of the cores, two of ppl's threads end up sharing a core, and the spinning one keeps the thread it waits for
+// off the core: a 1,784-row BiCGSTAB iteration on 2 threads took 56 ms instead of 0.07 (docs/cli.md). A short spin
+// costs at most its length per wait in that case, but a spin shorter than the ordinary gaps between parallel
+// regions makes an idle run sleep and wake at each of them; the gaps grow with the thread count, and the idle runs
+// measured kept their speed from about 625 rounds per thread on (at least 1,000). So when the user has set neither
+// variable, the process starts itself again, once, with GOMP_SPINCOUNT = max(1000, 625 x threads): the same
+// executable and the original arguments (from /proc, since a test or benchmark main may have consumed argv).
+// Setting either variable, to any value, keeps the user's choice and skips this.
+void bound_openmp_spinning() {
+#if defined(KOKKOS_ENABLE_OPENMP) && defined(__linux__)
+  if (std::getenv("OMP_WAIT_POLICY") || std::getenv("GOMP_SPINCOUNT")) return;
+  // Not under valgrind (its preload libraries are in LD_PRELOAD): there /proc/self/exe is the tool itself, and the
+  // program started again would be the tool without its launcher, or run outside it.
+  if (const char* preload = std::getenv("LD_PRELOAD"); preload && std::strstr(preload, "vgpreload")) return;
+  std::ifstream in("/proc/self/cmdline", std::ios::binary);
+  const std::string cmdline{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  if (cmdline.empty()) return;
+  std::vector<std::string> args;
+  for (std::size_t b = 0; b < cmdline.size();) {
+    const std::size_t e = cmdline.find('\0', b);
+    args.push_back(cmdline.substr(b, e - b));
+    b = e == std::string::npos ? cmdline.size() : e + 1;
+  }
+  // The threads Kokkos will start: the flag, else what OpenMP would use (OMP_NUM_THREADS or the CPUs we may use).
+  long threads = omp_get_max_threads();
+  for (const auto& a : args)
+    for (const char* f : {"--kokkos-threads=", "--kokkos-num-threads="})
+      if (starts_with(a, f) && is_small_count(a.substr(std::strlen(f)))) threads = std::stol(a.substr(std::strlen(f)));
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  setenv("GOMP_SPINCOUNT", std::to_string(std::max(1000L, 625L * threads)).c_str(), 1);
+  execv("/proc/self/exe", argv.data());
+  unsetenv("GOMP_SPINCOUNT");  // exec failed: go on with libgomp's defaults, which are already in place
+#endif
+}
 
 }  // namespace
 
@@ -47,6 +98,7 @@ std::string kokkos_flag_for_this_build(const std::string& flag) {
 }
 
 kokkos_session::kokkos_session(int& argc, char** argv) {
+  bound_openmp_spinning();
   std::vector<std::string> translated;
   int rest = 1;
   for (int i = 1; i < argc; ++i) {
@@ -69,6 +121,8 @@ kokkos_session::kokkos_session(int& argc, char** argv) {
   Kokkos::initialize(kargc, kargv.data());
 }
 
-kokkos_session::~kokkos_session() { Kokkos::finalize(); }
+kokkos_session::~kokkos_session() {
+  Kokkos::finalize();
+}
 
 }  // namespace ppl

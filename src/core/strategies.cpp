@@ -10,7 +10,9 @@ namespace {
 
 template <class Registry>
 void append(std::vector<strategy_listing>& out, const std::string& family, const Registry& r) {
-  for (const auto& e : r.entries()) out.push_back({family, e.name, e.backends, e.description});
+  for (const auto& e : r.entries())
+    out.push_back(
+        {family, e.name, e.backends, e.description, e.available() ? "" : "needs " + requirement_text(e.needs)});
 }
 
 }  // namespace

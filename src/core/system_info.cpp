@@ -20,20 +20,26 @@ bool default_space_is_gpu() {
 #endif
 }
 
+std::vector<std::string> build_backends() {
+  std::vector<std::string> out;
+#if defined(KOKKOS_ENABLE_CUDA)
+  out.push_back("Cuda");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  out.push_back("OpenMP");
+#endif
+#if defined(KOKKOS_ENABLE_SERIAL)
+  out.push_back("Serial");
+#endif
+  return out;
+}
+
 system_info query_system_info() {
   system_info s;
   s.ppl_version = PPL_VERSION;
   s.kokkos_version =
       fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
-#if defined(KOKKOS_ENABLE_SERIAL)
-  s.backends.push_back("Serial");
-#endif
-#if defined(KOKKOS_ENABLE_OPENMP)
-  s.backends.push_back("OpenMP");
-#endif
-#if defined(KOKKOS_ENABLE_CUDA)
-  s.backends.push_back("Cuda");
-#endif
+  s.backends = build_backends();
   s.default_execution_space = Kokkos::DefaultExecutionSpace::name();
   // Through an instance: concurrency() is static in 3.x and a member in 4.x without its deprecated code.
   s.concurrency = Kokkos::DefaultExecutionSpace().concurrency();

@@ -22,24 +22,21 @@ void write_raw_float32(const std::string& path, const grid_geometry& g, const fl
   const std::size_t n = g.size();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, double(values[i])), hi = std::max(hi, double(values[i]));
-  write_file_atomically(
-      path,
-      [&](std::ostream& out) {
-        // Little-endian bytes whatever the host order, in 64 KiB chunks.
-        std::vector<unsigned char> buf;
-        buf.reserve(1 << 16);
-        for (std::size_t i = 0; i < n; ++i) {
-          std::uint32_t u;
-          std::memcpy(&u, &values[i], 4);
-          for (int b = 0; b < 4; ++b) buf.push_back((unsigned char)(u >> (8 * b)));
-          if (buf.size() >= (1 << 16)) {
-            out.write(reinterpret_cast<const char*>(buf.data()), std::streamsize(buf.size()));
-            buf.clear();
-          }
-        }
+  write_file_atomically(path, [&](std::ostream& out) {
+    // Little-endian bytes whatever the host order, in 64 KiB chunks.
+    std::vector<unsigned char> buf;
+    buf.reserve(1 << 16);
+    for (std::size_t i = 0; i < n; ++i) {
+      std::uint32_t u;
+      std::memcpy(&u, &values[i], 4);
+      for (int b = 0; b < 4; ++b) buf.push_back((unsigned char)(u >> (8 * b)));
+      if (buf.size() >= (1 << 16)) {
         out.write(reinterpret_cast<const char*>(buf.data()), std::streamsize(buf.size()));
-      },
-      true);
+        buf.clear();
+      }
+    }
+    out.write(reinterpret_cast<const char*>(buf.data()), std::streamsize(buf.size()));
+  });
   nlohmann::ordered_json j;
   j["format"] = "ppl raw grid";
   j["file"] = path;

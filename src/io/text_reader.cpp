@@ -20,7 +20,9 @@ constexpr std::size_t chunk = 1 << 18;
 // this is not a line of any format ppl reads, and reading it whole would let one input allocate without limit.
 constexpr std::size_t max_line = std::size_t(1) << 20;
 
-bool is_text_byte(unsigned char c) { return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_text_byte(unsigned char c) {
+  return c >= 0x20 || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 }  // namespace
 
 text_reader::text_reader(const std::string& path, const std::string& what) : gz_(new gz), path_(path) {
@@ -37,9 +39,13 @@ text_reader::~text_reader() {
   if (gz_ && gz_->f) gzclose(gz_->f);
 }
 
-std::string text_reader::where() const { return path_ + ":" + std::to_string(line_no_ > 0 ? line_no_ : 1); }
+std::string text_reader::where() const {
+  return path_ + ":" + std::to_string(line_no_ > 0 ? line_no_ : 1);
+}
 
-void text_reader::fail(const std::string& what) const { throw input_error(where() + ": " + what); }
+void text_reader::fail(const std::string& what) const {
+  throw input_error(where() + ": " + what);
+}
 
 bool text_reader::fill() {
   if (eof_) return false;
@@ -81,8 +87,8 @@ bool text_reader::next(std::string& line) {
       break;
     }
     if (buf_.size() - pos_ > max_line)
-      throw input_error(path_ + ":" + std::to_string(line_no_ + 1) + ": line longer than " +
-                        std::to_string(max_line) + " bytes");
+      throw input_error(path_ + ":" + std::to_string(line_no_ + 1) + ": line longer than " + std::to_string(max_line) +
+                        " bytes");
     if (!fill()) {
       if (pos_ >= buf_.size()) return false;
       line.assign(buf_, pos_, std::string::npos);  // last line without '\n'

@@ -14,8 +14,7 @@ class info_job final : public job {
  public:
   explicit info_job(const config_node& c) {
     if (c.has("output")) {
-      output_ = c.get<std::string>("output");
-      check_writable(*output_, c.where("output"));
+      output_ = c.output_file("output");
     }
   }
   int run(job_context& ctx) override {
@@ -34,6 +33,8 @@ class info_job final : public job {
 
 }  // namespace
 
-std::unique_ptr<job> make_info_job(const config_node& c) { return std::make_unique<info_job>(c); }
+std::unique_ptr<job> make_info_job(const config_node& c) {
+  return std::make_unique<info_job>(c);
+}
 
 }  // namespace ppl

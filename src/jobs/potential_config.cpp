@@ -1,12 +1,15 @@
 // Reading and checking the `job: potential` configuration (see potential_config.hpp and docs/config.md).
 #include "potential_config.hpp"
 
+#include <unistd.h>
+
 #include <cmath>
 #include <filesystem>
 #include <limits>
 #include <set>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/raw_grid.hpp"
 
@@ -37,13 +40,6 @@ std::optional<config_node> optional_map(const config_node& c, const std::string&
   return n;
 }
 
-std::string resolve_input(const config_node& c, const std::string& key) {
-  namespace fs = std::filesystem;
-  const fs::path p(c.get<std::string>(key));
-  if (p.is_absolute()) return p.string();
-  return (fs::path(c.source()).parent_path() / p).lexically_normal().string();
-}
-
 atoms read_input(const config_node& root) {
   const auto in = root.child("input");
   if (!in.is_map()) throw input_error(in.where() + ": 'input' must be a map with one of: pqr, random, water_box");
@@ -52,7 +48,7 @@ atoms read_input(const config_node& root) {
     throw input_error(in.where() + ": 'input' needs exactly one of: pqr, random, water_box (" + std::to_string(given) +
                       " given)");
   if (in.has("pqr")) {
-    const auto path = resolve_input(in, "pqr");
+    const auto path = in.input_file("pqr");
     try {
       return read_pqr(path);
     } catch (const input_error& e) {
@@ -108,7 +104,12 @@ void read_lattice(const config_node& root, potential_job_config& j) {
     if (j.input.size() == 0)
       throw input_error((l ? l->where() : root.where()) +
                         ": zero atoms: a lattice around the atoms needs atoms; give lattice.dims (and origin)");
-    g = lattice_around(j.input, spacing, padding);
+    try {
+      g = lattice_around(j.input, spacing, padding);
+    } catch (const input_error& e) {
+      throw input_error((l ? l->where() : root.where()) +
+                        ": 'lattice' (spacing, padding around the atoms): " + e.what());
+    }
   }
   if (l && l->has("plane_z")) {
     const double z = l->get<double>("plane_z");
@@ -120,10 +121,34 @@ void read_lattice(const config_node& root, potential_job_config& j) {
     g.dims[2] = 1;
     j.single_plane = true;
   }
-  if (g.size() > std::size_t(std::numeric_limits<int>::max()))
-    throw input_error((l ? l->where() : root.where()) + ": the lattice has " + std::to_string(g.size()) +
-                      " points; at most 2^31-1 are supported");
+  // The limits of lattice.hpp, after plane_z: one plane of a lattice too large as a whole is fine.
+  try {
+    check_lattice(g);
+  } catch (const input_error& e) {
+    const bool explicit_dims = l && l->has("dims");
+    throw input_error((explicit_dims ? l->where("dims")
+                       : l           ? l->where()
+                                     : root.where()) +
+                      ": " + (explicit_dims ? "'lattice.dims'" : "'lattice' (spacing, padding around the atoms)") +
+                      ": " + e.what());
+  }
   j.grid = g;
+}
+
+// The lattice's values must fit: float32 on the device and, when the device is not the host, a host copy; the
+// `reference` strategy also holds float64 values on the host. (The atoms and the verification's chunks are small.)
+void check_memory(const config_node& root, const potential_job_config& j) {
+  const auto l = root.find("lattice");
+  const std::string where = l ? l->where() : root.where();
+  const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  const double per_point = (j.strategy_name == "reference" ? 8.0 : 0.0) + 4.0;
+  try {
+    if (host_bytes > 0) check_lattice_memory(j.grid, per_point, host_bytes, "host memory");
+    if (default_space_is_gpu())
+      check_lattice_memory(j.grid, 4.0, query_system_info().device_memory_gib * 1073741824.0, "device memory");
+  } catch (const input_error& e) {
+    throw input_error(where + ": 'lattice': " + e.what());
+  }
 }
 
 void read_physics(const config_node& root, potential_job_config& j) {
@@ -146,19 +171,12 @@ void read_strategy(const config_node& root, potential_job_config& j) {
 void read_outputs(const config_node& root, potential_job_config& j) {
   const auto o = optional_map(root, "output");
   if (!o) return;
-  std::vector<std::pair<std::string, std::string>> files;  // key, path
   for (auto [key, slot] : {std::pair{"dx", &j.dx}, {"raw", &j.raw}, {"summary", &j.summary}}) {
     if (!o->has(key)) continue;
-    *slot = o->get<std::string>(key);
-    check_writable(**slot, o->where(key));
-    files.emplace_back(key, **slot);
-    if (std::string(key) == "raw") files.emplace_back(key, raw_sidecar_path(**slot));
+    const bool raw = std::string(key) == "raw";
+    *slot = o->output_file(
+        key, raw ? std::vector<std::string>{raw_sidecar_path(o->get<std::string>(key))} : std::vector<std::string>{});
   }
-  std::set<std::string> seen;
-  for (const auto& [key, path] : files)
-    if (!seen.insert(std::filesystem::weakly_canonical(path).string()).second)
-      throw input_error(o->where(key) + ": 'output." + key + "' writes '" + path +
-                        "', which another output also writes");
 }
 
 void read_verification(const config_node& root, potential_job_config& j) {
@@ -187,6 +205,7 @@ potential_job_config read_potential_job(const config_node& root) {
   read_lattice(root, j);
   read_physics(root, j);
   read_strategy(root, j);
+  check_memory(root, j);
   read_outputs(root, j);
   read_verification(root, j);
   read_timing(root, j);

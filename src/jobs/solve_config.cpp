@@ -11,6 +11,7 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/sparse/matrix_market.hpp"
 
 namespace ppl {
 namespace {
@@ -21,27 +22,38 @@ std::optional<config_node> optional_map(const config_node& c, const std::string&
   return n;
 }
 
-// An input path: relative to the job file's folder; must be readable now.
-std::string input_path(const config_node& c, const std::string& key) {
-  namespace fs = std::filesystem;
-  const fs::path p(c.get<std::string>(key));
-  const std::string path =
-      p.is_absolute() ? p.string() : (fs::path(c.source()).parent_path() / p).lexically_normal().string();
-  std::ifstream in(path);
-  if (!in) throw input_error(c.where(key) + ": '" + c.key_path(key) + "': cannot open '" + path + "'");
-  return path;
-}
-
-bool same_file(const std::string& a, const std::string& b) {
-  namespace fs = std::filesystem;
-  return fs::weakly_canonical(fs::absolute(a)) == fs::weakly_canonical(fs::absolute(b));
-}
-
 std::optional<std::string> output_path(const config_node& out, const std::string& key) {
   if (!out.has(key)) return std::nullopt;
-  const auto p = out.get<std::string>(key);
-  check_writable(p, out.where(key));
-  return p;
+  return out.output_file(key);
+}
+
+// The matrix file's banner and size line, read now so that `ppl validate` rejects what a run would: a matrix that
+// is not square, has no rows, or cannot hold an entry in every row (structurally singular).
+void check_matrix_header(solve_config& s) {
+  const auto h = read_input(s.matrix_where, "matrix.file", [&] {
+    return read_matrix_market_header(s.matrix_file, matrix_market_object::sparse_matrix);
+  });
+  const std::string at = s.matrix_where + ": matrix.file: " + s.matrix_file + ":" + std::to_string(h.size_line) + ": ";
+  if (h.rows != h.cols)
+    throw input_error(at + "the matrix is not square (" + std::to_string(h.rows) + " x " + std::to_string(h.cols) +
+                      "): a solve needs a square system");
+  if (h.rows == 0) throw input_error(at + "the matrix has no rows: nothing to solve");
+  // Each stored entry of a symmetric file fills at most two rows (its mirror image the other).
+  const std::int64_t max_rows_filled = h.symmetry == "general" ? h.entries : 2 * h.entries;
+  if (max_rows_filled < h.rows)
+    throw input_error(at + std::to_string(h.entries) + " " + h.symmetry + " entries cannot fill all " +
+                      std::to_string(h.rows) + " rows: the system is structurally singular");
+  if (h.symmetry == "skew-symmetric" && h.rows % 2 == 1)
+    throw input_error(at + "a skew-symmetric matrix of odd order (" + std::to_string(h.rows) + ") is singular");
+  s.rows = h.rows;
+}
+
+// A vector file (rhs, initial guess): its header, and its length against the matrix's rows.
+void check_vector_header(const std::string& path, const std::string& where, const std::string& key, std::int64_t rows) {
+  const auto h = read_input(where, key, [&] { return read_matrix_market_header(path, matrix_market_object::vector); });
+  if (h.rows != rows)
+    throw input_error(where + ": " + key + ": " + path + ":" + std::to_string(h.size_line) + ": " +
+                      std::to_string(h.rows) + " entries, but the matrix has " + std::to_string(rows) + " rows");
 }
 
 void read_matrix(const config_node& root, solve_config& s) {
@@ -51,7 +63,8 @@ void read_matrix(const config_node& root, solve_config& s) {
   const bool file = m.has("file"), gen = m.has("generator");
   if (file == gen) throw input_error(m.where() + ": 'matrix' needs exactly one of: file, generator");
   if (file) {
-    s.matrix_file = input_path(m, "file");
+    s.matrix_file = m.input_file("file");
+    check_matrix_header(s);
     return;
   }
   s.generator = m.get_choice("generator", "", {"convection_diffusion", "convection_diffusion_3x"});
@@ -59,6 +72,7 @@ void read_matrix(const config_node& root, solve_config& s) {
   s.gen.n = m.get_in<int>("n", 32, 2, 100000);
   s.gen.peclet = m.get_in<double>("peclet", 1.0, 0.0, 1e6);
   if (s.gen.components == 3) s.gen.coupling = m.get_in<double>("coupling", 1.0, 0.0, 1e6);
+  s.rows = convection_diffusion_rows(s.gen);
   // Sizes the CSR types can hold (the generator would refuse them later, without file:line).
   if (convection_diffusion_rows(s.gen) > std::numeric_limits<int>::max() ||
       convection_diffusion_nnz(s.gen) > std::int64_t(std::numeric_limits<std::uint32_t>::max()))
@@ -74,7 +88,8 @@ void read_rhs(const config_node& root, solve_config& s) {
   s.rhs_where = r->where();
   if (r->is_map()) {
     s.rhs = solve_config::rhs_kind::file;
-    s.rhs_file = input_path(*r, "file");
+    s.rhs_file = r->input_file("file");
+    check_vector_header(s.rhs_file, s.rhs_where, "rhs.file", s.rows);
     return;
   }
   s.rhs = root.get_choice("rhs", "ones", {"ones", "manufactured"}) == "manufactured"
@@ -100,11 +115,13 @@ void read_solver(const config_node& root, solve_config& s) {
                          : preconditioner_kind::none;
   o.profile = c->get<bool>("profile", false);
   o.breakdown_tol = c->get_in<double>("breakdown_tol", o.breakdown_tol, 0.0, 1.0);
+  o.max_restarts = c->get_in<int>("max_restarts", o.max_restarts, 0, std::numeric_limits<int>::max());
   o.progress_every = c->get_in<int>("progress_every", o.progress_every, 0, std::numeric_limits<int>::max());
   if (auto g = c->find("initial_guess")) {
     if (g->is_map()) {
-      s.x0_file = input_path(*g, "file");
+      s.x0_file = g->input_file("file");
       s.x0_where = g->where();
+      check_vector_header(s.x0_file, s.x0_where, "solver.initial_guess.file", s.rows);
     } else {
       c->get_choice("initial_guess", "zero", {"zero"});
     }
@@ -136,13 +153,6 @@ solve_config read_solve_config(const config_node& root) {
     s.solution_path = output_path(*out, "solution");
     s.history_path = output_path(*out, "history");
     s.summary_path = output_path(*out, "summary");
-    const std::vector<std::pair<std::string, std::optional<std::string>>> outs = {
-        {"solution", s.solution_path}, {"history", s.history_path}, {"summary", s.summary_path}};
-    for (std::size_t i = 0; i < outs.size(); ++i)
-      for (std::size_t j = i + 1; j < outs.size(); ++j)
-        if (outs[i].second && outs[j].second && same_file(*outs[i].second, *outs[j].second))
-          throw input_error(out->where(outs[j].first) + ": output." + outs[j].first + " and output." + outs[i].first +
-                            " name the same file '" + *outs[j].second + "'");
   }
   return s;
 }

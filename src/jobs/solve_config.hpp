@@ -1,10 +1,12 @@
 #pragma once
 // The `job: solve` configuration, read and checked before any work (docs/config.md, section "solve").
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 
 #include "ppl/core/config.hpp"
+#include "ppl/core/error.hpp"
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
@@ -17,6 +19,7 @@ struct solve_config {
   std::string matrix_where;  // file:line of the matrix key, prefixed to reader errors
   std::string generator;     // convection_diffusion | convection_diffusion_3x
   convection_diffusion_params gen;
+  std::int64_t rows = 0;  // from the file's size line or the generator's parameters, known before any work
 
   enum class rhs_kind { ones, manufactured, file } rhs = rhs_kind::ones;
   std::string rhs_file, rhs_where;
@@ -31,7 +34,20 @@ struct solve_config {
   std::optional<std::string> solution_path, history_path, summary_path;  // relative to the current folder
 };
 
+// Reads and checks the configuration, including the banner and size line of every input file (not their entries),
+// so that `ppl validate` rejects what a run would before any work.
 solve_config read_solve_config(const config_node& root);
+
+// Runs `read` (a reader of the file named by the job key `key` at `where`); its input errors, which name the
+// file:line, are prefixed with the key's place in the job file.
+template <class F>
+auto read_input(const std::string& where, const std::string& key, F&& read) {
+  try {
+    return read();
+  } catch (const input_error& e) {
+    throw input_error(where + ": " + key + ": " + e.what());
+  }
+}
 
 // The manufactured solution used with a matrix file (generators bring their own): x*_i = 1 + sin(i / 10) / 2.
 double file_manufactured_solution(std::size_t i);

@@ -24,14 +24,19 @@
 namespace ppl {
 namespace {
 
-// Reader errors already name file:line of the input; prefix the job key that pointed there.
-template <class F>
-auto read_input(const std::string& where, const std::string& key, F&& read) {
-  try {
-    return read();
-  } catch (const input_error& e) {
-    throw input_error(where + ": " + key + ": " + e.what());
+// A square matrix with an empty row or column is singular whatever its values: an input error naming the first
+// such row or column (1-based, as in Matrix Market), before any work.
+void check_structurally_nonsingular(const host_csr& A, const std::string& what) {
+  std::vector<char> column_used(static_cast<std::size_t>(A.cols), 0);
+  for (int r = 0; r < A.rows; ++r) {
+    if (A.row_map[r] == A.row_map[r + 1])
+      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has no entries: the system is singular");
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) column_used[A.entries[j]] = 1;
   }
+  for (int c = 0; c < A.cols; ++c)
+    if (!column_used[c])
+      throw input_error(what + ": column " + std::to_string(c + 1) +
+                        " (1-based) has no entries: the system is singular");
 }
 
 vector_view host_function_vector(std::size_t n, double (*f)(std::size_t), const std::string& label) {
@@ -64,11 +69,16 @@ solve_job::system solve_job::load() {
   system s;
   Kokkos::Timer t;
   if (!cfg_.matrix_file.empty()) {
-    s.A = read_input(cfg_.matrix_where, "matrix.file", [&] { return read_matrix_market(cfg_.matrix_file); });
+    const host_csr A =
+        read_input(cfg_.matrix_where, "matrix.file", [&] { return read_matrix_market_host(cfg_.matrix_file); });
+    // The file may have changed since its header was checked; the structure is known only now.
+    if (A.rows != A.cols || A.rows != cfg_.rows)
+      throw input_error(cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "' is " + std::to_string(A.rows) +
+                        " x " + std::to_string(A.cols) + ", its size line said " + std::to_string(cfg_.rows) +
+                        " rows when the job was read");
+    check_structurally_nonsingular(A, cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "'");
+    s.A = to_device(A, cfg_.matrix_file);
     s.description = cfg_.matrix_file;
-    if (s.A.numRows() != s.A.numCols())
-      throw input_error(cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "' is not square (" +
-                        std::to_string(s.A.numRows()) + " x " + std::to_string(s.A.numCols()) + ")");
   } else {
     auto g = make_convection_diffusion(cfg_.gen);
     s.A = g.A;
@@ -143,9 +153,11 @@ int solve_job::run(job_context& ctx) {
     err_max = KokkosBlas::nrminf(e);
   }
   const double per_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
-  ctx.out << fmt::format("  outcome: {}{} after {} iterations{}\n", to_string(r.outcome),
-                         r.breakdown.empty() ? "" : " (" + r.breakdown + ")", r.iterations,
-                         r.restarts ? fmt::format(" ({} residual replacements)", r.restarts) : "");
+  ctx.out << fmt::format(
+      "  outcome: {}{} after {} iterations ({} residual replacements, {} restarts after a "
+      "breakdown, at most {})\n",
+      to_string(r.outcome), r.breakdown.empty() ? "" : " (" + r.breakdown + ")", r.iterations, r.restarts,
+      r.breakdown_restarts, cfg_.options.max_restarts);
   ctx.out << fmt::format("  true residual ||b - Ax||/||b|| = {:.3e} (recursive {:.3e})\n", r.true_residual,
                          r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
   if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
@@ -171,12 +183,15 @@ int solve_job::run(job_context& ctx) {
         {"preconditioner", to_string(cfg_.options.preconditioner)},
         {"rtol", cfg_.options.rtol},
         {"atol", cfg_.options.atol},
-        {"max_iters", cfg_.options.max_iters}}},
+        {"max_iters", cfg_.options.max_iters},
+        {"breakdown_tol", cfg_.options.breakdown_tol},
+        {"max_restarts", cfg_.options.max_restarts}}},
       {"outcome", to_string(r.outcome)},
       {"converged", is_converged(r.outcome)},
       {"breakdown", r.breakdown},
       {"iterations", r.iterations},
       {"restarts", r.restarts},
+      {"breakdown_restarts", r.breakdown_restarts},
       {"b_norm", r.b_norm},
       {"true_residual", r.true_residual},
       {"true_residual_norm", r.true_residual_norm},

@@ -74,9 +74,8 @@ atoms read_pqr(const std::string& path) {
           where + f[0] + " record has " + std::to_string(f.size()) +
           " fields, expected at least 10 (record serial name residue [chain] resseq x y z charge radius)");
     if (!is_residue_number(f[f.size() - 6]))
-      throw input_error(where + "expected the residue number before x y z charge radius, got '" +
-                        f[f.size() - 6] + "' (a field is missing: record serial name residue [chain] resseq x y z " +
-                        "charge radius)");
+      throw input_error(where + "expected the residue number before x y z charge radius, got '" + f[f.size() - 6] +
+                        "' (a field is missing: record serial name residue [chain] resseq x y z " + "charge radius)");
     static const char* names[5] = {"x", "y", "z", "charge", "radius"};
     double v[5];
     for (int i = 0; i < 5; ++i) {
@@ -85,22 +84,24 @@ atoms read_pqr(const std::string& path) {
       // Finite in float32 too: the kernels compute in float, and 1e39 would silently become Inf there.
       if (!std::isfinite(v[i])) throw input_error(where + "field '" + names[i] + "' is not finite: '" + s + "'");
       if (std::abs(v[i]) > max_pqr_value)
-        throw input_error(where + "field '" + names[i] + "' is out of range: '" + s + "' (|value| <= " +
-                          std::to_string(static_cast<long long>(max_pqr_value)) + ")");
+        throw input_error(where + "field '" + names[i] + "' is out of range: '" + s +
+                          "' (|value| <= " + std::to_string(static_cast<long long>(max_pqr_value)) + ")");
     }
     if (v[4] < 0) throw input_error(where + "negative radius " + f.back());
     a.push_back(v[0], v[1], v[2], v[3], v[4]);
   }
-  if (a.size() == 0)
-    throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
+  if (a.size() == 0) throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
   return a;
 }
 
 namespace {
 
-// [0, 1) from the top 53 bits: the same sequence with every standard library (unlike uniform_real_distribution).
-constexpr double pi = 3.14159265358979323846;
-
+// The generators give the same atoms for a seed on every platform: mt19937_64 is fully specified, [0, 1) comes
+// from its top 53 bits (uniform_real_distribution differs between standard libraries), and the arithmetic is +, *,
+// / and sqrt only, which IEEE 754 rounds the same everywhere; libm's sin, cos and cbrt may differ in the last place,
+// so they are not used, and src/potential/CMakeLists.txt forbids fused multiply-adds in this file (GCC fuses
+// a * b + c by default where the processor has FMA, as on aarch64). tests/potential/io/test_generators.cpp holds
+// golden values.
 double unit(std::mt19937_64& rng) {
   return double(rng() >> 11) * 0x1.0p-53;
 }
@@ -132,13 +133,20 @@ namespace {
 
 using vec3 = std::array<double, 3>;
 
-// A uniformly random rotation (Shoemake's quaternion method) applied to v.
+// A uniformly random rotation applied to v: a uniformly random unit quaternion by Marsaglia's method (two points
+// drawn uniformly in the unit disc), which needs no trigonometric functions.
 struct rotation {
   double m[3][3];
   explicit rotation(std::mt19937_64& rng) {
-    const double u1 = unit(rng), u2 = 2 * pi * unit(rng), u3 = 2 * pi * unit(rng);
-    const double a = std::sqrt(1 - u1), b = std::sqrt(u1);
-    const double w = a * std::sin(u2), x = a * std::cos(u2), y = b * std::sin(u3), z = b * std::cos(u3);
+    double x1, y1, s1, x2, y2, s2;
+    do {
+      x1 = uniform(rng, -1.0, 1.0), y1 = uniform(rng, -1.0, 1.0), s1 = x1 * x1 + y1 * y1;
+    } while (s1 >= 1.0);
+    do {
+      x2 = uniform(rng, -1.0, 1.0), y2 = uniform(rng, -1.0, 1.0), s2 = x2 * x2 + y2 * y2;
+    } while (s2 >= 1.0 || s2 == 0.0);
+    const double f = std::sqrt((1.0 - s1) / s2);
+    const double w = x1, x = y1, y = x2 * f, z = y2 * f;
     m[0][0] = 1 - 2 * (y * y + z * z), m[0][1] = 2 * (x * y - z * w), m[0][2] = 2 * (x * z + y * w);
     m[1][0] = 2 * (x * y + z * w), m[1][1] = 1 - 2 * (x * x + z * z), m[1][2] = 2 * (y * z - x * w);
     m[2][0] = 2 * (x * z - y * w), m[2][1] = 2 * (y * z + x * w), m[2][2] = 1 - 2 * (x * x + y * y);
@@ -157,8 +165,11 @@ struct rotation {
 // centre, the molecule randomly rotated. A placement is redrawn while an atom would leave the box or come closer
 // than 1.2 A to an atom of a molecule already placed in a neighbouring cell, so molecules never overlap.
 atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
-  constexpr double q_o = -0.834, q_h = 0.417, r_oh = 0.9572, angle = 104.52 * pi / 180.0;
-  constexpr double r_o = 1.52, r_h = 1.0;  // radii as in Parboil's watbox (TIP3)
+  constexpr double q_o = -0.834, q_h = 0.417;
+  // O-H 0.9572 A, H-O-H 104.52 deg: the H offsets 0.9572 * (sin, cos)(52.26 deg) as literals (see unit() above).
+  constexpr double h_x = 0x1.838efe48967cfp-1, h_z = 0x1.2bf8c302c3616p-1;
+  constexpr double cbrt_30 = 0x1.8db9cb7511e9dp+1;  // 30^(1/3): the edge of the 30 A^3 a molecule gets
+  constexpr double r_o = 1.52, r_h = 1.0;           // radii as in Parboil's watbox (TIP3)
   constexpr double min_distance = 1.2, jitter = 0.1;
   constexpr int max_tries = 1000;
   const double l[3] = {lx, ly, lz};
@@ -167,7 +178,7 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
   int n[3];
   double cell[3];
   for (int d = 0; d < 3; ++d) {
-    n[d] = int(std::ceil(l[d] / std::cbrt(30.0)));
+    n[d] = int(std::ceil(l[d] / cbrt_30));
     cell[d] = l[d] / n[d];
   }
   const std::size_t cells = std::size_t(n[0]) * n[1] * n[2];
@@ -190,7 +201,7 @@ atoms water_box(double lx, double ly, double lz, std::uint64_t seed) {
   src << "water_box(" << lx << " x " << ly << " x " << lz << " A, seed " << seed << ")";
   a.source = src.str();
   // The H positions in the molecule frame: symmetric about +z, in the xz plane.
-  const vec3 h1{r_oh * std::sin(angle / 2), 0.0, r_oh * std::cos(angle / 2)};
+  const vec3 h1{h_x, 0.0, h_z};
   const vec3 h2{-h1[0], 0.0, h1[2]};
   for (const std::size_t c : occupied) {
     const int idx[3] = {int(c % std::size_t(n[0])), int(c / std::size_t(n[0]) % std::size_t(n[1])),

@@ -1,12 +1,13 @@
 #pragma once
-// The tiled, coalesced gather shared by `gather_coalesced` (portable row op) and `gather_hybrid_rsqrt` (CUDA row op
-// with software and MUFU rsqrt): a team of block_width x block_rows threads; thread (tx, ty) computes the C points
+// The tiled, coalesced gather shared by `gather_coalesced` (portable row op) and `gather_hybrid_rsqrt_cuda` (CUDA row
+// op with software and MUFU rsqrt): a team of block_width x block_rows threads; thread (tx, ty) computes the C points
 // x = x0 + tx + c * block_width of row r0 + ty, so for each c a warp (same row when block_width >= 32) writes
 // block_width consecutive floats; atoms are staged in tiles of tile_atoms in team scratch (shared memory on a GPU),
 // each read by every thread as one broadcast 16-byte load and used for C pairs.
 // Lattice sizes need not be multiples of C x block_width or block_rows: out-of-range threads compute on a clamped
 // row/column, take part in the loads and barriers, and store nothing.
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -87,18 +88,65 @@ struct tile_shape {
   int width = 0, rows = 0, tile = 0;
 };
 
+constexpr int default_tile_atoms = 2048;
+constexpr int gpu_default_team = 512;
+constexpr int gpu_widest_default = 32;
+
 inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g) {
   const bool gpu = default_space_is_gpu();
   if (s.width == 0) {
     s.width = 1;
     if (gpu) {
       s.width = 8;
-      while (s.width < 32 && s.width * c < g.dims[0]) s.width *= 2;
+      while (s.width < gpu_widest_default && s.width * c < g.dims[0]) s.width *= 2;
     }
   }
-  if (s.rows == 0) s.rows = gpu ? 512 / s.width : 1;
-  if (s.tile == 0) s.tile = 2048;
+  if (s.rows == 0) s.rows = gpu ? std::max(1, gpu_default_team / s.width) : 1;
+  if (s.tile == 0) s.tile = default_tile_atoms;
   return s;
+}
+
+// The largest team Kokkos can launch for coalesced_kernel<C, Row> with `tile` atoms of team scratch: its
+// TeamPolicy::team_size_max for this functor (OpenMP: the thread pool, at most 64; CUDA: the kernel's registers
+// and the scratch). Asked before the launch policy exists, because OpenMP's TeamPolicy aborts the process when
+// constructed with a larger team.
+template <int C, class Row>
+int max_team_size(int tile) {
+  using kernel_type = coalesced_kernel<C, Row>;
+  typename kernel_type::policy probe(1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(std::size_t(tile))));
+  return probe.team_size_max(kernel_type{}, Kokkos::ParallelForTag());
+}
+
+// The largest team shape resolve_shape can pick for `s` on this backend, whatever the lattice: the given width and
+// rows, or the defaults (on a GPU the default width depends on the row length, up to 32).
+inline tile_shape largest_shape(tile_shape s) {
+  const bool gpu = default_space_is_gpu();
+  if (s.width == 0) s.width = gpu ? gpu_widest_default : 1;
+  if (s.rows == 0) s.rows = gpu ? std::max(1, gpu_default_team / s.width) : 1;
+  return s;
+}
+
+// At configuration time (the factories): the team shape must be one this build can launch for the actual kernel,
+// so a job is rejected by `ppl validate` instead of aborting in Kokkos. The error names the key and the range.
+template <int C, class Row>
+void check_tile_shape(const std::string& label, const config_node* params, tile_shape s) {
+  const int tile = s.tile ? s.tile : default_tile_atoms;
+  const int max_team = max_team_size<C, Row>(tile);
+  const tile_shape big = largest_shape(s);
+  const int team = big.width * big.rows;
+  if (team <= max_team) return;
+  const char* key = s.width ? "block_width" : s.rows ? "block_rows" : "tile_atoms";
+  const bool named = params != nullptr && params->has(key);
+  const std::string where = named ? params->where(key) : params ? params->where() : "strategy_params";
+  const std::string what = named ? "'" + params->key_path(key) + "'" : "'strategy_params' (defaults)";
+  const int threads = Kokkos::DefaultExecutionSpace().concurrency();
+  throw input_error(where + ": " + what + ": teams of " + std::to_string(big.width) + " x " + std::to_string(big.rows) +
+                    " = " + std::to_string(team) + " threads, but " + label + " (coarsening " + std::to_string(C) +
+                    ", tile_atoms " + std::to_string(tile) + ") runs teams of at most " + std::to_string(max_team) +
+                    " in this build (" + Kokkos::DefaultExecutionSpace::name() + ", " + std::to_string(threads) +
+                    (threads == 1 ? " thread" : " threads") + "): block_width x block_rows must be in [1, " +
+                    std::to_string(max_team) + "]");
 }
 
 // One launch over the lattice; `label` names the kernel for profilers and errors.
@@ -112,23 +160,25 @@ void launch_coalesced(const std::string& label, const device_atoms& a, const lat
   const std::int64_t league = std::int64_t(blocks_x) * ceil_div(nrows, s.rows);
   if (league > std::int64_t(std::numeric_limits<int>::max()))
     throw error(exit_code::failure, label + ": lattice too large for one launch");
+  // check_tile_shape passed at configuration time; this guards callers that skipped it.
+  const int max_team = max_team_size<C, Row>(s.tile);
+  if (s.width * s.rows > max_team)
+    throw error(exit_code::bad_input, label + ": block_width x block_rows = " + std::to_string(s.width * s.rows) +
+                                          " exceeds this backend's team size limit " + std::to_string(max_team));
   typename kernel_type::policy policy(int(league), s.width * s.rows);
   policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
   const kernel_type kernel{a.data,  out,    g.dims[0], g.dims[1], nrows,           int(a.size()),
                            s.width, s.rows, blocks_x,  s.tile,    float(g.spacing)};
-  const int max_team = policy.team_size_max(kernel, Kokkos::ParallelForTag());
-  if (s.width * s.rows > max_team)
-    throw error(exit_code::bad_input, label + ": block_width x block_rows = " + std::to_string(s.width * s.rows) +
-                                          " exceeds this backend's team size limit " + std::to_string(max_team));
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
 }
 
-// Reads block_width, block_rows, tile_atoms (absent: 0 = per backend, see resolve_shape).
+// Reads block_width, block_rows, tile_atoms (absent: 0 = per backend, see resolve_shape). The factory then calls
+// check_tile_shape for its kernel.
 inline tile_shape read_tile_shape(const config_node* params) {
   tile_shape s;
   s.width = read_int_in(params, "block_width", 0, 1, 1024);
   s.rows = read_int_in(params, "block_rows", 0, 1, 1024);
-  s.tile = read_int_in(params, "tile_atoms", 0, 1, 2048);  // 2048 x 16 B = 32 KiB of scratch
+  s.tile = read_int_in(params, "tile_atoms", 0, 1, default_tile_atoms);  // 2048 x 16 B = 32 KiB of scratch
   return s;
 }
 

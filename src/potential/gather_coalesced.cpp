@@ -1,5 +1,5 @@
 // `gather_coalesced`: the portable kernel meant to reach the rsqrt ceiling (the kernel itself is in
-// coalesced_tiles.hpp, shared with gather_hybrid_rsqrt).
+// coalesced_tiles.hpp, shared with gather_hybrid_rsqrt_cuda).
 //  - Coalesced coarsening: C points per thread strided by the team width, so each store of a warp is contiguous,
 //    where gather_coarsened's writes were C floats apart.
 //  - Atom tiles in team scratch: the team copies tile_atoms atoms from global memory into scratch (shared memory
@@ -33,7 +33,10 @@ class coalesced_strategy final : public potential_strategy {
 
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params) {
   const int c = read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16});
-  return std::make_unique<coalesced_strategy>(c, read_tile_shape(params));
+  const tile_shape shape = read_tile_shape(params);
+  with_coarsening(
+      c, [&](auto tag) { check_tile_shape<decltype(tag)::value, portable_row>("gather_coalesced", params, shape); });
+  return std::make_unique<coalesced_strategy>(c, shape);
 }
 
 }  // namespace ppl::potential_detail

@@ -1,6 +1,6 @@
 // The potential family's one name -> factory table. The name is the config value `strategy`, the test parameter,
-// the benchmark label and the profiling region. CUDA-only strategies are listed only in CUDA builds; asking for
-// one elsewhere is an input error that lists what this build has.
+// the benchmark label and the profiling region. CUDA-only strategies (names ending in _cuda) are registered in
+// every build and have a factory only in CUDA builds; asking for one elsewhere is an input error that says so.
 #include "strategy_support.hpp"
 
 namespace ppl {
@@ -19,14 +19,12 @@ const potential_registry& potential_strategies() {
            "C points per thread strided by the block width, atoms tiled in team scratch (coarsening, block_width, "
            "block_rows, tile_atoms)",
            "all", make_gather_coalesced});
-#if defined(KOKKOS_ENABLE_CUDA)
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
-           "cuda", make_gather_constmem_cuda});
-    r.add({"gather_hybrid_rsqrt",
+           "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda});
+    r.add({"gather_hybrid_rsqrt_cuda",
            "gather_coalesced's tiles; of the coarsening 8|16 points per thread, software_points (at most half) use a "
            "software rsqrt on the FMA pipe",
-           "cuda", make_gather_hybrid_rsqrt});
-#endif
+           "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda});
     return r;
   }();
   return table;

@@ -19,7 +19,7 @@ std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* par
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);
 #endif
 
 // Kokkos profiling region "ppl::potential[<name>]" for the lifetime of the object (the name is the registry key).

@@ -72,6 +72,22 @@ vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector
   phase_clock clock(o_.profile);
   int k = 0;
   bool done = false;
+  bool moved = false;  // x changed since the recurrence last (re)started
+  // After a breakdown: restart from x (r = b - A x, r~ = r) unless the restarts are used up or x has not moved
+  // since the last (re)start, which would repeat the breakdown exactly. Returns false when the solve ends.
+  auto restart_after_breakdown = [&](const char* what) {
+    res.breakdown = what;
+    if (!moved || res.breakdown_restarts >= o_.max_restarts) {
+      res.outcome = solver_outcome::diverged_breakdown;
+      return false;
+    }
+    res.breakdown.clear();
+    ++res.breakdown_restarts;
+    rnorm = start_recurrence(false, k & 1);
+    moved = false;
+    clock.restart();
+    return true;
+  };
   if (!std::isfinite(rnorm) || !std::isfinite(sl.host(0, RHO))) {
     res.outcome = solver_outcome::diverged_nan;
     done = true;
@@ -86,6 +102,7 @@ vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector
       Kokkos::deep_copy(r, q);  // residual replacement: restart from b - A x
       rnorm = start_recurrence(true, k & 1);
       ++res.restarts;
+      moved = false;
     }
     if (k >= o_.max_iters) {
       res.outcome = solver_outcome::diverged_max_iters;
@@ -95,9 +112,8 @@ vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector
     // rho = (z, r~) ~ 0 (Lanczos breakdown): with Jacobi already possible at the start, (D^-1 r, r) for an
     // indefinite diagonal.
     if (negligible(sl.host(c, RHO), sl.host(c, Z2), sl.host(c, RT2), o_.breakdown_tol)) {
-      res.breakdown = "rho";
-      res.outcome = solver_outcome::diverged_breakdown;
-      break;
+      if (!restart_after_breakdown("rho")) break;
+      continue;
     }
     clock.restart();
     const dev_coef beta = dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RHO));
@@ -133,11 +149,10 @@ vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector
       res.outcome = solver_outcome::diverged_nan;
       break;
     }
+    moved = moved || vec::eval_on_host(alpha, sl.host_data()) != 0.0;  // x += alpha p as the device did it
     if (rnorm <= tol) continue;
     if (negligible(pq, pt2, q2, o_.breakdown_tol)) {  // (p~, A p) ~ 0: pivot breakdown
-      res.breakdown = "alpha";
-      res.outcome = solver_outcome::diverged_breakdown;
-      break;
+      if (!restart_after_breakdown("alpha")) break;
     }
   }
   res.iterations = k;

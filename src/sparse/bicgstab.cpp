@@ -64,6 +64,7 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
   phase_clock clock(o_.profile);
   int k = 0;
   bool done = false;
+  bool moved = false;  // x changed since the recurrence last (re)started
   if (!std::isfinite(rnorm)) {
     res.outcome = solver_outcome::diverged_nan;
     done = true;
@@ -78,6 +79,7 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
       Kokkos::deep_copy(r, t);  // residual replacement: restart from b - A x
       rnorm = start_recurrence(true, k & 1);
       ++res.restarts;
+      moved = false;
       clock.restart();
     }
     if (k >= o_.max_iters) {
@@ -126,6 +128,8 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
       res.outcome = solver_outcome::diverged_nan;
       break;
     }
+    // alpha and omega as the device used them: with both 0 the iteration left x unchanged.
+    moved = moved || vec::eval_on_host(alpha, sl.host_data()) != 0.0 || vec::eval_on_host(omega, sl.host_data()) != 0.0;
     if (rnorm <= tol) continue;  // the true residual is checked at the top of the loop
     if (negligible(rv, rhat2, vv, o_.breakdown_tol)) {
       res.breakdown = "alpha";  // (r_hat, A p) ~ 0: the step along p is undefined
@@ -135,8 +139,16 @@ vector_view bicgstab::iterate(const crs_matrix& A, spmv_strategy& spmv, const_ve
       res.breakdown = "rho";  // (r_hat, r) ~ 0: the shadow residual is orthogonal to r
     }
     if (!res.breakdown.empty()) {
-      res.outcome = solver_outcome::diverged_breakdown;
-      break;
+      if (!moved || res.breakdown_restarts >= o_.max_restarts) {
+        res.outcome = solver_outcome::diverged_breakdown;
+        break;
+      }
+      // Restart from x: r = b - A x and a new shadow residual r_hat = r, so (r_hat, r) = ||r||^2 again.
+      res.breakdown.clear();
+      ++res.breakdown_restarts;
+      rnorm = start_recurrence(false, k & 1);
+      moved = false;
+      clock.restart();
     }
   }
   res.iterations = k;

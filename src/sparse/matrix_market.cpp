@@ -16,8 +16,8 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
-#include "ppl/io/text_reader.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/io/text_reader.hpp"
 
 namespace ppl {
 namespace {
@@ -40,6 +40,10 @@ class mm_lines {
  public:
   explicit mm_lines(const std::string& path) : in_(path, "the Matrix Market file") {}
   [[noreturn]] void fail(const std::string& what) const { in_.fail(what); }
+  [[noreturn]] void fail_at(std::int64_t line, const std::string& what) const {
+    throw input_error(in_.path() + ":" + std::to_string(line) + ": " + what);
+  }
+  std::int64_t line_number() const { return in_.line_number(); }
   bool raw(std::string& line) { return in_.next(line); }
   // The next line that is neither blank nor a comment.
   bool data(std::string& line) { return in_.next_data(line, '%'); }
@@ -47,26 +51,6 @@ class mm_lines {
  private:
   text_reader in_;
 };
-
-struct header {
-  std::string format, field, symmetry;
-};
-
-header read_header(mm_lines& f) {
-  std::string line;
-  if (!f.raw(line)) f.fail("empty file, expected a '%%MatrixMarket matrix ...' header");
-  const auto t = tokens(line);
-  if (t.size() != 5 || t[0] != "%%MatrixMarket")
-    f.fail("bad header '" + line + "', expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
-  header h{lower(t[2]), lower(t[3]), lower(t[4])};
-  if (lower(t[1]) != "matrix") f.fail("unsupported object '" + t[1] + "' (only 'matrix')");
-  if (h.format != "coordinate" && h.format != "array") f.fail("unknown format '" + t[2] + "' (coordinate or array)");
-  if (h.field != "real" && h.field != "integer" && h.field != "pattern" && h.field != "double")
-    f.fail("unsupported field '" + t[3] + "' (real, integer or pattern)");
-  if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric")
-    f.fail("unsupported symmetry '" + t[4] + "' (general, symmetric or skew-symmetric)");
-  return h;
-}
 
 std::int64_t parse_index(mm_lines& f, const std::string& t, const char* what) {
   errno = 0;
@@ -88,25 +72,62 @@ double parse_value(mm_lines& f, const std::string& t, bool integer) {
   }
   if (end == t.c_str() || *end != '\0')
     f.fail(std::string("bad ") + (integer ? "integer" : "real") + " value '" + t + "'");
-  if (!std::isfinite(v) || errno == ERANGE) f.fail("value '" + t + "' is not a finite number");
+  if (!std::isfinite(v)) f.fail("value '" + t + "' is not a finite number");
+  // ERANGE also flags an underflow, whose result (0 or subnormal) is the nearest double and is kept.
+  if (errno == ERANGE && std::fabs(v) >= 1.0) f.fail("value '" + t + "' is out of range");
   return v;
 }
 
-// Reads "rows cols [nnz]" with each count in [0, INT_MAX] (nnz in [0, 2^62]).
-std::vector<std::int64_t> read_sizes(mm_lines& f, std::size_t count) {
+// Banner and size line, checked the same way for the cheap header read (ppl validate) and the full readers.
+matrix_market_header read_header(mm_lines& f, matrix_market_object what) {
   std::string line;
-  if (!f.data(line)) f.fail("missing size line after the header");
+  if (!f.raw(line)) f.fail("empty file, expected a '%%MatrixMarket matrix ...' header");
   const auto t = tokens(line);
-  if (t.size() != count)
-    f.fail("bad size line '" + line + "', expected " + (count == 3 ? "'rows cols nonzeros'" : "'rows cols'"));
-  std::vector<std::int64_t> v;
-  for (std::size_t i = 0; i < count; ++i) {
-    const auto x = parse_index(f, t[i], "size");
-    const std::int64_t hi = i < 2 ? std::numeric_limits<int>::max() : (std::int64_t(1) << 62);
-    if (x < 0 || x > hi) f.fail("size '" + t[i] + "' out of range");
-    v.push_back(x);
+  if (t.size() != 5 || t[0] != "%%MatrixMarket")
+    f.fail("bad header '" + line + "', expected '%%MatrixMarket matrix <format> <field> <symmetry>'");
+  matrix_market_header h;
+  h.format = lower(t[2]);
+  h.field = lower(t[3]);
+  h.symmetry = lower(t[4]);
+  if (lower(t[1]) != "matrix") f.fail("unsupported object '" + t[1] + "' (only 'matrix')");
+  if (h.format != "coordinate" && h.format != "array") f.fail("unknown format '" + t[2] + "' (coordinate or array)");
+  if (h.field == "complex") f.fail("unsupported field 'complex': ppl solves real systems (real, integer or pattern)");
+  if (h.field == "double") h.field = "real";
+  if (h.field != "real" && h.field != "integer" && h.field != "pattern")
+    f.fail("unsupported field '" + t[3] + "' (real, integer or pattern)");
+  if (h.symmetry != "general" && h.symmetry != "symmetric" && h.symmetry != "skew-symmetric")
+    f.fail("unsupported symmetry '" + t[4] + "' (general, symmetric or skew-symmetric)");
+  if (what == matrix_market_object::sparse_matrix) {
+    if (h.format != "coordinate") f.fail("expected a 'coordinate' (sparse) matrix, got 'array' (a dense vector?)");
+  } else {
+    if (h.format != "array") f.fail("expected an 'array' (dense) vector, got 'coordinate'");
+    if (h.field == "pattern") f.fail("an array cannot have the 'pattern' field");
+    if (h.symmetry != "general") f.fail("a vector must be 'general'");
   }
-  return v;
+
+  // "rows cols [entries]": rows and columns must fit the int indices. Nothing is allocated from these numbers;
+  // 2^62 keeps the doubled entry count of a symmetric file within 64 bits.
+  const std::size_t count = h.format == "coordinate" ? 3 : 2;
+  if (!f.data(line)) f.fail("missing size line after the header");
+  h.size_line = f.line_number();
+  const auto s = tokens(line);
+  if (s.size() != count)
+    f.fail("bad size line '" + line + "', expected " + (count == 3 ? "'rows cols entries'" : "'rows cols'"));
+  std::int64_t v[3] = {0, 0, 0};
+  for (std::size_t i = 0; i < count; ++i) {
+    v[i] = parse_index(f, s[i], "size");
+    const std::int64_t hi = i < 2 ? std::numeric_limits<int>::max() : (std::int64_t(1) << 62);
+    if (v[i] < 0 || v[i] > hi)
+      f.fail("size '" + s[i] + "' out of range 0.." + std::to_string(hi) +
+             (i < 2 ? " (rows and columns are 32-bit indices)" : ""));
+  }
+  h.rows = v[0];
+  h.cols = v[1];
+  h.entries = count == 3 ? v[2] : v[0] * v[1];
+  if (h.symmetry != "general" && h.rows != h.cols) f.fail(h.symmetry + " matrix must be square");
+  if (what == matrix_market_object::vector && h.cols != 1)
+    f.fail("expected a vector (n x 1), got " + std::to_string(h.rows) + " x " + std::to_string(h.cols));
+  return h;
 }
 
 void fill_header(std::ostream& os, const char* kind, const std::string& comment) {
@@ -117,28 +138,31 @@ void fill_header(std::ostream& os, const char* kind, const std::string& comment)
 
 }  // namespace
 
+matrix_market_header read_matrix_market_header(const std::string& path, matrix_market_object what) {
+  mm_lines f(path);
+  return read_header(f, what);
+}
+
 host_csr read_matrix_market_host(const std::string& path) {
   mm_lines f(path);
-  const header h = read_header(f);
-  if (h.format != "coordinate") f.fail("expected a 'coordinate' (sparse) matrix, got 'array' (a dense vector?)");
-  const auto sz = read_sizes(f, 3);
+  const matrix_market_header h = read_header(f, matrix_market_object::sparse_matrix);
   const bool pattern = h.field == "pattern", integer = h.field == "integer";
   const bool sym = h.symmetry != "general", skew = h.symmetry == "skew-symmetric";
-  if (sym && sz[0] != sz[1]) f.fail(h.symmetry + " matrix must be square");
-  const std::size_t declared = static_cast<std::size_t>(sz[2]);
+  const auto declared = static_cast<std::size_t>(h.entries);
+  // Stored as read, never reserved from the size line: it may claim anything.
   std::vector<int> ri, ci;
   std::vector<double> vi;
-  ri.reserve(sym ? 2 * declared : declared);
   std::string line;
   std::size_t read = 0;
   while (f.data(line)) {
-    if (read == declared) f.fail("more entries than the " + std::to_string(declared) + " the size line declares");
+    if (read == declared)
+      f.fail("more entries than the " + std::to_string(declared) + " the size line declares: '" + line + "'");
     const auto t = tokens(line);
     if (t.size() != (pattern ? 2u : 3u))
       f.fail("bad entry '" + line + "', expected " + (pattern ? "'row col'" : "'row col value'"));
     const auto i = parse_index(f, t[0], "row index"), j = parse_index(f, t[1], "column index");
-    if (i < 1 || i > sz[0]) f.fail("row index " + t[0] + " out of range 1.." + std::to_string(sz[0]));
-    if (j < 1 || j > sz[1]) f.fail("column index " + t[1] + " out of range 1.." + std::to_string(sz[1]));
+    if (i < 1 || i > h.rows) f.fail("row index " + t[0] + " out of range 1.." + std::to_string(h.rows));
+    if (j < 1 || j > h.cols) f.fail("column index " + t[1] + " out of range 1.." + std::to_string(h.cols));
     const double v = pattern ? 1.0 : parse_value(f, t[2], integer);
     if (sym && j > i)
       f.fail(h.symmetry + " file with an entry above the diagonal (row " + t[0] + ", column " + t[1] + ")");
@@ -155,23 +179,32 @@ host_csr read_matrix_market_host(const std::string& path) {
   }
   if (read != declared)
     f.fail("file ends after " + std::to_string(read) + " of the " + std::to_string(declared) + " declared entries");
+  // The row offsets cost 8 bytes a row whether or not the row holds entries (and a transpose as much per column):
+  // a size line claiming far more rows or columns than the file holds entries would allocate from the header.
+  for (const auto& [n, what] : {std::pair{h.rows, "rows"}, std::pair{h.cols, "columns"}})
+    if (n > static_cast<std::int64_t>(ri.size()) + matrix_market_max_empty_rows)
+      f.fail_at(h.size_line, "the size line declares " + std::to_string(n) + " " + what + " but the file holds " +
+                                 std::to_string(ri.size()) + " entries; at most " +
+                                 std::to_string(matrix_market_max_empty_rows) + " " + what + " may be empty");
 
   // Counting sort by row, then by column within each row; duplicates summed.
   host_csr A;
-  A.rows = static_cast<int>(sz[0]);
-  A.cols = static_cast<int>(sz[1]);
-  std::vector<std::int64_t> start(A.rows + 1, 0);
-  for (int r : ri) ++start[r + 1];
+  A.rows = static_cast<int>(h.rows);
+  A.cols = static_cast<int>(h.cols);
+  const auto rows = static_cast<std::size_t>(h.rows);
+  std::vector<std::size_t> start(rows + 1, 0);
+  for (int r : ri) ++start[static_cast<std::size_t>(r) + 1];
   std::partial_sum(start.begin(), start.end(), start.begin());
   std::vector<std::size_t> order(ri.size());
   {
     auto next = start;
     for (std::size_t e = 0; e < ri.size(); ++e) order[next[ri[e]]++] = e;
   }
+  A.row_map.reserve(rows + 1);
   A.row_map.assign(1, 0);
   A.entries.reserve(ri.size());
   A.values.reserve(ri.size());
-  for (int r = 0; r < A.rows; ++r) {
+  for (std::size_t r = 0; r < rows; ++r) {
     std::stable_sort(order.begin() + start[r], order.begin() + start[r + 1],
                      [&](std::size_t a, std::size_t b) { return ci[a] < ci[b]; });
     for (auto k = start[r]; k < start[r + 1]; ++k) {
@@ -194,24 +227,18 @@ crs_matrix read_matrix_market(const std::string& path) {
 
 std::vector<double> read_matrix_market_vector_host(const std::string& path) {
   mm_lines f(path);
-  const header h = read_header(f);
-  if (h.format != "array") f.fail("expected an 'array' (dense) vector, got 'coordinate'");
-  if (h.field == "pattern") f.fail("an array cannot have the 'pattern' field");
-  if (h.symmetry != "general") f.fail("a vector must be 'general'");
-  const auto sz = read_sizes(f, 2);
-  if (sz[1] != 1) f.fail("expected a vector (n x 1), got " + std::to_string(sz[0]) + " x " + std::to_string(sz[1]));
-  std::vector<double> x;
-  x.reserve(static_cast<std::size_t>(sz[0]));
+  const matrix_market_header h = read_header(f, matrix_market_object::vector);
+  std::vector<double> x;  // grows as values are read: the size line is checked against them, not trusted
   std::string line;
   while (f.data(line)) {
-    if (static_cast<std::int64_t>(x.size()) == sz[0])
-      f.fail("more values than the " + std::to_string(sz[0]) + " the size line declares");
+    if (static_cast<std::int64_t>(x.size()) == h.rows)
+      f.fail("more values than the " + std::to_string(h.rows) + " the size line declares: '" + line + "'");
     const auto t = tokens(line);
     if (t.size() != 1) f.fail("bad value line '" + line + "', expected one number");
     x.push_back(parse_value(f, t[0], h.field == "integer"));
   }
-  if (static_cast<std::int64_t>(x.size()) != sz[0])
-    f.fail("file ends after " + std::to_string(x.size()) + " of the " + std::to_string(sz[0]) + " declared values");
+  if (static_cast<std::int64_t>(x.size()) != h.rows)
+    f.fail("file ends after " + std::to_string(x.size()) + " of the " + std::to_string(h.rows) + " declared values");
   return x;
 }
 

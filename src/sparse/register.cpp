@@ -1,5 +1,5 @@
-// The SpMV family's one name -> factory table. CUDA-only entries sit inside #if defined(KOKKOS_ENABLE_CUDA), so an
-// OpenMP build lists (and accepts) only what it has.
+// The SpMV family's one name -> factory table. CUDA-only entries (names ending in _cuda) are registered in every
+// build with a factory only in CUDA builds (PPL_CUDA_ONLY, include/ppl/core/registry.hpp).
 #include "spmv_factories.hpp"
 
 namespace ppl {
@@ -18,10 +18,8 @@ const spmv_registry& spmv_strategies() {
              "all", make_spmv_stream});
     reg.add({"kokkos_kernels", "KokkosSparse::spmv, default controls (\"T\" for the transpose)", "all",
              make_spmv_kokkos_kernels});
-#if defined(KOKKOS_ENABLE_CUDA)
     reg.add({"vector_cuda", "rows x threads_per_row threads (default from the mean row length), warp-shuffle reduction",
-             "cuda", make_spmv_vector_cuda});
-#endif
+             "cuda", PPL_CUDA_ONLY(make_spmv_vector_cuda), build_requirement::cuda});
     return reg;
   }();
   return r;

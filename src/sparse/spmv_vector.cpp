@@ -45,8 +45,7 @@ void spmv_vector_mapping::apply(const crs_matrix& A, const_vector_view x, vector
   Kokkos::Profiling::pushRegion(label);
   const int rows = A.numRows();
   const int tpr = m_.threads_per_row;
-  // Default: 256-thread teams on GPUs; 128-row chunks per host thread.
-  const int rows_per_team = m_.rows_per_team > 0 ? m_.rows_per_team : (host_space ? 128 : std::max(1, 256 / tpr));
+  const int rows_per_team = m_.rows_per_team > 0 ? m_.rows_per_team : vector_rows_per_team(tpr, !host_space);
   vector_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, rows_per_team};
   if (rows > 0) {
     const int league = (rows + rows_per_team - 1) / rows_per_team;
@@ -65,8 +64,13 @@ std::string spmv_vector_mapping::describe() const {
          (m_.rows_per_team > 0 ? std::to_string(m_.rows_per_team) : std::string("default")) + " rows/team";
 }
 
+// 256-thread teams on GPUs; 128-row chunks per host thread.
+int vector_rows_per_team(int threads_per_row, bool gpu) {
+  return gpu ? std::max(1, 256 / threads_per_row) : 128;
+}
+
 std::unique_ptr<spmv_strategy> make_spmv_vector(const config_node* params) {
-  return std::make_unique<spmv_vector_mapping>("vector", read_vector_mapping(params, 8));
+  return std::make_unique<spmv_vector_mapping>("vector", read_vector_mapping(params, vector_default_threads_per_row));
 }
 
 }  // namespace ppl

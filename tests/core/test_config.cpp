@@ -3,16 +3,13 @@
 
 #include "ppl/core/config.hpp"
 #include "ppl/core/error.hpp"
+#include "support/ppl_test.hpp"
 
 namespace {
 
-std::string error_of(const std::function<void()>& f) {
-  try {
-    f();
-  } catch (const ppl::input_error& e) {
-    return e.what();
-  }
-  return "(no error)";
+template <class F>
+std::string error_of(F&& f) {
+  return ppl_test::error_of<ppl::input_error>(std::forward<F>(f));
 }
 
 TEST(config, typed_values_and_defaults) {
@@ -103,3 +100,25 @@ TEST(config, sequences_of_maps_are_checked) {
 }
 
 }  // namespace
+
+TEST(config, duplicate_keys_second_documents_and_misspelt_required_keys) {
+  auto msg = error_of([] { ppl::config_node::from_string("a: 1\nb:\n  c: 1\n  c: 2\n", "d.yaml"); });
+  EXPECT_NE(msg.find("d.yaml:4:3: duplicate key 'c' (first at line 3)"), std::string::npos) << msg;
+  msg = error_of([] { ppl::config_node::from_string("a: 1\n---\na: 2\n", "two.yaml"); });
+  EXPECT_NE(msg.find("two.yaml:3:1: a second YAML document"), std::string::npos) << msg;
+  EXPECT_NO_THROW(ppl::config_node::from_string("a: 1\n---\n", "trailing.yaml"));
+  // A misspelt required key: the reader goes on with it, and the check names the typo and every valid key.
+  auto c = ppl::config_node::from_string("lattice: 1\nstratgy: x\n", "m.yaml");
+  EXPECT_EQ(c.get<std::string>("strategy"), "x");
+  EXPECT_EQ(c.get<int>("lattice"), 1);
+  EXPECT_FALSE(c.has("output"));
+  msg = error_of([&] { c.check_all_used(); });
+  EXPECT_NE(msg.find("m.yaml:2:1: unknown key 'stratgy': did you mean 'strategy' (required)? valid keys: lattice, "
+                     "output, strategy"),
+            std::string::npos)
+      << msg;
+  // Short keys are not guessed at.
+  auto s = ppl::config_node::from_string("b: 1\n", "s.yaml");
+  msg = error_of([&] { s.get<int>("c"); });
+  EXPECT_NE(msg.find("missing required key 'c'"), std::string::npos) << msg;
+}

@@ -1,20 +1,102 @@
 #include <gtest/gtest.h>
 
+#include <functional>
+
 #include "ppl/core/registry.hpp"
+#include "ppl/core/strategies.hpp"
 #include "ppl/jobs/job.hpp"
+#include "support/ppl_test.hpp"
+
+namespace {
+
+using widget_registry = ppl::registry<std::function<int()>>;
+using ppl::build_requirement;
+
+std::function<int()> returns(int v) {
+  return [v] { return v; };
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+constexpr bool cuda_build = true;
+#else
+constexpr bool cuda_build = false;
+#endif
+
+}  // namespace
 
 TEST(registry, duplicate_names_throw_and_unknown_lists_available) {
-  ppl::registry<int> r("widget");
-  r.add({"a", "first", "all", 1});
-  r.add({"b", "second", "all", 2});
-  EXPECT_THROW(r.add({"a", "again", "all", 3}), ppl::error);
-  EXPECT_EQ(r.get("b", "here").factory, 2);
-  try {
-    r.get("c", "j.yaml:3:5");
-    FAIL() << "no error";
-  } catch (const ppl::input_error& e) {
-    EXPECT_STREQ(e.what(), "j.yaml:3:5: unknown widget 'c'; available in this build: a, b");
+  widget_registry r("widget");
+  r.add({"a", "first", "all", returns(1)});
+  r.add({"b", "second", "all", returns(2)});
+  EXPECT_THROW(r.add({"a", "again", "all", returns(3)}), ppl::error);
+  EXPECT_EQ(r.get("b", "here").factory(), 2);
+  const auto msg = ppl_test::error_of<ppl::input_error>([&] { r.get("c", "j.yaml:3:5"); });
+  EXPECT_EQ(msg, "j.yaml:3:5: unknown widget 'c'; available in this build: a, b");
+}
+
+// A CUDA-only entry is registered in every build; without CUDA it has no factory, is listed but not runnable, and
+// asking for it names the build that has it.
+TEST(registry, cuda_only_entries_stay_registered_and_name_the_build_they_need) {
+  widget_registry r("widget");
+  r.add({"a", "first", "all", returns(1)});
+  r.add({"fast_cuda", "second", "cuda", PPL_CUDA_ONLY(returns(2)), build_requirement::cuda});
+  ASSERT_NE(r.lookup("fast_cuda"), nullptr);
+  EXPECT_EQ(r.entries().size(), 2u);
+  EXPECT_EQ(r.lookup("fast_cuda")->available(), cuda_build);
+  if (cuda_build) {
+    EXPECT_EQ(r.get("fast_cuda", "here").factory(), 2);
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"a", "fast_cuda"}));
+  } else {
+    EXPECT_EQ(r.find("fast_cuda"), nullptr);
+    EXPECT_EQ(r.names(), (std::vector<std::string>{"a"}));
+    const auto msg = ppl_test::error_of<ppl::input_error>([&] { r.get("fast_cuda", "j.yaml:2:11: strategy"); });
+    EXPECT_EQ(msg, "j.yaml:2:11: strategy: widget 'fast_cuda' needs a CUDA build (this build: " +
+                       ppl::build_backends_text() + ")");
+    EXPECT_EQ(ppl::build_backends_text(), "OpenMP, Serial");
   }
 }
 
-TEST(registry, job_kinds_include_info) { EXPECT_NE(ppl::job_kinds().find("info"), nullptr); }
+// One naming rule: an entry needs CUDA exactly when its name ends in _cuda and its backends are "cuda"; an entry
+// with a factory in a build that cannot run it, or without one where it could run, is a programming error.
+TEST(registry, the_cuda_naming_rule_and_factory_presence_are_enforced) {
+  widget_registry r("widget");
+  EXPECT_THROW(
+      r.add({"fast", "needs cuda, name does not say so", "cuda", PPL_CUDA_ONLY(returns(1)), build_requirement::cuda}),
+      ppl::error);
+  EXPECT_THROW(r.add({"plain_cuda", "name says cuda, entry does not", "all", returns(1)}), ppl::error);
+  EXPECT_THROW(r.add({"odd_cuda", "backends disagree", "all", PPL_CUDA_ONLY(returns(1)), build_requirement::cuda}),
+               ppl::error);
+  EXPECT_THROW(r.add({"a", "no factory", "all", nullptr}), ppl::error);
+  if (!cuda_build) {
+    EXPECT_THROW(r.add({"x_cuda", "factory without CUDA", "cuda", returns(1), build_requirement::cuda}), ppl::error);
+  }
+  EXPECT_TRUE(r.entries().empty());
+}
+
+TEST(registry, job_kinds_include_info) {
+  EXPECT_NE(ppl::job_kinds().find("info"), nullptr);
+}
+
+// `ppl strategies` lists every registered strategy of every family, marking those this build cannot run.
+TEST(registry, listing_marks_what_this_build_cannot_run) {
+  const auto all = ppl::all_strategies();
+  auto listed = [&](const std::string& family, const std::string& name) -> const ppl::strategy_listing* {
+    for (const auto& s : all)
+      if (s.family == family && s.name == name) return &s;
+    return nullptr;
+  };
+  for (const auto& [family, name] : std::vector<std::pair<std::string, std::string>>{
+           {"potential", "gather_constmem_cuda"}, {"potential", "gather_hybrid_rsqrt_cuda"}, {"spmv", "vector_cuda"}}) {
+    const auto* s = listed(family, name);
+    ASSERT_NE(s, nullptr) << family << " " << name;
+    EXPECT_EQ(s->backends, "cuda");
+    EXPECT_EQ(s->unavailable, cuda_build ? "" : "needs a CUDA build") << name;
+  }
+  ASSERT_NE(listed("potential", "gather_coalesced"), nullptr);
+  EXPECT_EQ(listed("potential", "gather_coalesced")->unavailable, "");
+  EXPECT_EQ(listed("potential", "gather_hybrid_rsqrt"), nullptr);  // renamed: the name says it is CUDA-only
+  for (const auto& s : all) {
+    const bool cuda_name = s.name.size() > 5 && s.name.substr(s.name.size() - 5) == "_cuda";
+    EXPECT_EQ(cuda_name, s.backends == "cuda") << s.family << " " << s.name;
+  }
+}

@@ -25,6 +25,17 @@ struct temp_dir {
   std::string write_gz(const std::string& name, const std::string& text) const;
 };
 
+// Runs the rest of a scope in `dir` (outputs of a job are relative to the current folder); restores it after.
+struct scoped_cwd {
+  std::filesystem::path previous;
+  explicit scoped_cwd(const std::filesystem::path& dir) : previous(std::filesystem::current_path()) {
+    std::filesystem::current_path(dir);
+  }
+  ~scoped_cwd() { std::filesystem::current_path(previous); }
+  scoped_cwd(const scoped_cwd&) = delete;
+  scoped_cwd& operator=(const scoped_cwd&) = delete;
+};
+
 // <repository>/data/<relative>: from $PPL_DATA_DIR when set (CTest sets it), else found by walking up from the
 // test executable to the folder that holds data/README.md. Never a path baked in at build time.
 std::string data_path(const std::string& relative);

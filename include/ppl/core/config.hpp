@@ -47,8 +47,18 @@ class config_node {
   std::string key_path(const std::string& key) const;
   const std::string& source() const;  // the file name
 
-  // Fails with an input_error on the first key (in document order) that no reader asked about.
+  // Fails with an input_error on the first key (in document order) that no reader asked about, or on a required
+  // key that was only present misspelt.
   void check_all_used() const;
+  // The misspelt-required-key error alone (a factory that failed after the misspelling reports this instead).
+  void throw_if_misspelt() const;
+
+  // Files named by the job. An input is relative to the job file's folder and must be a readable regular file now;
+  // an output is relative to the current folder and is checked now: its folder exists and is writable, it is not a
+  // folder or special file (/proc, /dev), and it is none of the job's inputs, the job file or another output, in
+  // whichever order the keys are read. `sidecars` are files written beside the output (checked the same way).
+  std::string input_file(const std::string& key) const;
+  std::string output_file(const std::string& key, const std::vector<std::string>& sidecars = {}) const;
 
   // Marks this whole subtree as used (for free-form maps like metadata).
   void mark_used() const;

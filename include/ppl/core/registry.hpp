@@ -1,13 +1,32 @@
 #pragma once
 // One explicit name -> factory table per family. The name is the config value, the test parameter, the benchmark
 // label and the Kokkos profiling region, so every trace and result row names its variant.
+//
+// Every entry is registered in every build. An entry that needs a backend this build lacks (a CUDA-only kernel in
+// an OpenMP build) has no factory: `ppl strategies` lists it marked, and asking for it is an input error that names
+// the build it needs. One naming rule: an entry needs a CUDA build exactly when its name ends in "_cuda" (and its
+// backends are "cuda"); add() enforces it, so the name alone tells a user where a strategy runs.
+#include <Kokkos_Macros.hpp>
 #include <algorithm>
 #include <string>
 #include <vector>
 
 #include "ppl/core/error.hpp"
 
+// The factory of a CUDA-only entry: the factory in CUDA builds, none elsewhere (where it is not even declared).
+#if defined(KOKKOS_ENABLE_CUDA)
+#define PPL_CUDA_ONLY(factory) factory
+#else
+#define PPL_CUDA_ONLY(factory) nullptr
+#endif
+
 namespace ppl {
+
+enum class build_requirement { none, cuda };
+
+bool build_satisfies(build_requirement r);          // src/core/registry.cpp
+std::string requirement_text(build_requirement r);  // "a CUDA build"
+std::string build_backends_text();                  // this build's Kokkos backends, e.g. "OpenMP, Serial"
 
 template <class Factory>
 class registry {
@@ -16,39 +35,62 @@ class registry {
     std::string name;
     std::string description;
     std::string backends;  // e.g. "host", "all", "cuda"
-    Factory factory;
+    Factory factory;       // empty when this build cannot run the entry
+    build_requirement needs = build_requirement::none;
+    bool available() const { return static_cast<bool>(factory); }
   };
 
   explicit registry(std::string family) : family_(std::move(family)) {}
 
   void add(entry e) {
-    if (find(e.name) != nullptr) throw error(exit_code::failure, family_ + ": duplicate strategy name '" + e.name + "'");
+    auto fail = [&](const std::string& why) { throw error(exit_code::failure, family_ + " '" + e.name + "': " + why); };
+    if (lookup(e.name) != nullptr) fail("duplicate name");
+    const bool cuda_name = e.name.size() > 5 && e.name.compare(e.name.size() - 5, 5, "_cuda") == 0;
+    if (cuda_name != (e.needs == build_requirement::cuda) || cuda_name != (e.backends == "cuda"))
+      fail("a name ends in _cuda exactly when the entry needs a CUDA build and its backends are \"cuda\"");
+    if (e.available() != build_satisfies(e.needs))
+      fail(e.available() ? "has a factory in a build that cannot run it" : "has no factory");
     entries_.push_back(std::move(e));
   }
 
-  const entry* find(const std::string& name) const {
+  // Any registered entry, runnable here or not.
+  const entry* lookup(const std::string& name) const {
     auto it = std::find_if(entries_.begin(), entries_.end(), [&](const entry& e) { return e.name == name; });
     return it == entries_.end() ? nullptr : &*it;
   }
 
-  // Throws an input_error that lists what is available in this build.
-  const entry& get(const std::string& name, const std::string& where) const {
-    if (const entry* e = find(name)) return *e;
-    throw input_error(where + ": unknown " + family_ + " '" + name + "'; available in this build: " + names_joined());
+  // An entry this build can run, or nullptr.
+  const entry* find(const std::string& name) const {
+    const entry* e = lookup(name);
+    return e != nullptr && e->available() ? e : nullptr;
   }
 
+  // An entry this build can run; otherwise an input_error that says which build has it, or lists what this build has.
+  const entry& get(const std::string& name, const std::string& where) const {
+    const entry* e = lookup(name);
+    if (e == nullptr)
+      throw input_error(where + ": unknown " + family_ + " '" + name + "'; available in this build: " + names_joined());
+    if (!e->available())
+      throw input_error(where + ": " + family_ + " '" + name + "' needs " + requirement_text(e->needs) +
+                        " (this build: " + build_backends_text() + ")");
+    return *e;
+  }
+
+  // The names this build can run, in registration order.
   std::vector<std::string> names() const {
     std::vector<std::string> out;
-    for (const auto& e : entries_) out.push_back(e.name);
+    for (const auto& e : entries_)
+      if (e.available()) out.push_back(e.name);
     return out;
   }
 
   std::string names_joined() const {
     std::string out;
-    for (const auto& e : entries_) out += (out.empty() ? "" : ", ") + e.name;
+    for (const auto& name : names()) out += (out.empty() ? "" : ", ") + name;
     return out;
   }
 
+  // Every registered entry, including those this build cannot run.
   const std::vector<entry>& entries() const { return entries_; }
   const std::string& family() const { return family_; }
 

@@ -10,8 +10,10 @@ struct strategy_listing {
   std::string name;
   std::string backends;
   std::string description;
+  std::string unavailable;  // "" when this build can run it, else why not ("needs a CUDA build")
 };
 
+// Registered entries, runnable in this build or not, in registration order per family.
 std::vector<strategy_listing> all_strategies();
 
 }  // namespace ppl

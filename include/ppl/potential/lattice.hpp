@@ -3,22 +3,50 @@
 // index = (k * ny + j) * nx + i. (OpenDX output, which wants z fastest, transposes when writing.)
 #include <array>
 #include <cstddef>
+#include <cstdint>
+#include <string>
 
 #include "ppl/potential/atoms.hpp"
 
 namespace ppl {
+
+// The limits every lattice of a job obeys (check_lattice; docs/config.md):
+// - at most 2^31 - 1 points: the kernels index rows, teams and points within a row with int;
+// - along each axis at most 1e6 A from the first point to the last. With atoms and origins within +-1e6 A (the
+//   PQR reader and the job's keys bound them), every coordinate the float32 kernels see is within 3e6 A of the
+//   lattice origin, so r^2 stays below 3 * (3e6)^2 = 2.7e13, far inside float32's range (3.4e38).
+constexpr std::uint64_t max_lattice_points = 2147483647;
+constexpr double max_lattice_extent = 1e6;  // A
 
 struct lattice {
   std::array<double, 3> origin{0.0, 0.0, 0.0};
   double spacing = 0.5;
   std::array<int, 3> dims{1, 1, 1};
 
-  std::size_t size() const { return std::size_t(dims[0]) * std::size_t(dims[1]) * std::size_t(dims[2]); }
+  // nx * ny * nz; saturates at SIZE_MAX instead of wrapping around, so an oversized lattice never looks empty.
+  std::size_t size() const {
+    std::size_t xy = 0, xyz = 0;
+    if (dims[0] < 0 || dims[1] < 0 || dims[2] < 0 ||
+        __builtin_mul_overflow(std::size_t(dims[0]), std::size_t(dims[1]), &xy) ||
+        __builtin_mul_overflow(xy, std::size_t(dims[2]), &xyz))
+      return SIZE_MAX;
+    return xyz;
+  }
   std::size_t index(int i, int j, int k) const { return (std::size_t(k) * dims[1] + j) * dims[0] + i; }
   double coord(int axis, int i) const { return origin[axis] + spacing * i; }
 };
 
-// Parboil's convention: lo = min - padding, hi = max + padding, n = floor((hi - lo) / h) + 1 per axis.
+// Throws input_error (the message names no place; callers add the config key) unless every dim is >= 1, the point
+// count is at most max_lattice_points, origin and spacing are finite, spacing > 0 and each axis spans at most
+// max_lattice_extent.
+void check_lattice(const lattice& g);
+
+// Throws input_error unless g.size() * bytes_per_point fits in `available_bytes` of `memory` ("host memory", ...).
+void check_lattice_memory(const lattice& g, double bytes_per_point, double available_bytes, const std::string& memory);
+
+// Parboil's convention: lo = min - padding, hi = max + padding, n = floor((hi - lo) / h) + 1 per axis. Throws
+// input_error when an axis would exceed the limits above (the point count is left to check_lattice, since a job may
+// keep one plane of a lattice too large as a whole).
 lattice lattice_around(const atoms& a, double spacing, double padding);
 
 }  // namespace ppl

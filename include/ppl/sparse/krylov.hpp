@@ -5,7 +5,8 @@
 //
 // Convergence is tested on the recursive residual r_k against max(rtol * ||b||, atol) (2-norms). When it passes,
 // the true residual b - A x is recomputed; if that one misses the tolerance the recurrence restarts from it
-// (residual replacement), so a `converged_*` outcome always means the TRUE residual meets the tolerance.
+// (residual replacement), so a `converged_*` outcome always means the TRUE residual meets the tolerance. A
+// breakdown restarts the recurrence from the current iterate, a bounded number of times (max_restarts).
 // docs/solver.md describes the algorithms, the outcomes and which scalars cross to the host per iteration.
 #include <functional>
 #include <memory>
@@ -43,6 +44,10 @@ struct solver_options {
   bool profile = false;
   // A denominator d = (u, w) counts as zero when |d| <= breakdown_tol * ||u|| ||w|| (cosine of the angle).
   double breakdown_tol = 1e-15;
+  // On a breakdown the recurrence restarts from the current iterate (r = b - A x, a new shadow residual r_hat = r)
+  // at most this many times in a solve; a breakdown after that, or one that left x where the last (re)start put
+  // it (restarting would repeat it exactly), ends the solve with diverged_breakdown.
+  int max_restarts = 10;
   // Called every `progress_every` iterations (0: never) with (iteration, ||r_k|| / ||b||).
   int progress_every = 0;
   std::function<void(int, double)> progress;
@@ -62,6 +67,7 @@ struct solver_result {
   std::string breakdown;  // with diverged_breakdown: "rho", "omega" or "alpha" (docs/solver.md)
   int iterations = 0;
   int restarts = 0;               // residual replacements after a recursive residual passed but the true one did not
+  int breakdown_restarts = 0;     // restarts from the current iterate after a breakdown (at most max_restarts)
   double b_norm = 0;              // ||b||
   double residual_norm = 0;       // last recursive residual ||r_k||
   double true_residual_norm = 0;  // ||b - A x|| recomputed at the end

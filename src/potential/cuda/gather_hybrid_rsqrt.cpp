@@ -1,4 +1,4 @@
-// `gather_hybrid_rsqrt`: gather_coalesced's tiled kernel (coalesced_tiles.hpp) with both arithmetic pipes
+// `gather_hybrid_rsqrt_cuda`: gather_coalesced's tiled kernel (coalesced_tiles.hpp) with both arithmetic pipes
 // computing reciprocal square roots. The rsqrt unit (MUFU) does 16 per clock per SM and is the bottleneck of the
 // kernels above, while the FMA pipe, which issues one warp instruction per clock per SM sub-partition, is only
 // about half busy. Here, of each thread's C points, software_points (S) take a software rsqrt on the FMA/integer
@@ -63,29 +63,36 @@ struct hybrid_row {
 };
 
 using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, tile_shape);
+using check_fn = void (*)(const std::string&, const config_node*, tile_shape);
 
 template <int C, int S>
 void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape) {
-  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt", a, g, out, shape);
+  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape);
 }
 
+// The launch and the configuration-time team-shape check of one (C, S) kernel.
+struct hybrid_kernel {
+  run_fn run;
+  check_fn check;
+};
+
 template <int C, int... S>
-constexpr std::array<run_fn, sizeof...(S)> run_table(std::integer_sequence<int, S...>) {
-  return {&run_hybrid<C, S>...};
+constexpr std::array<hybrid_kernel, sizeof...(S)> kernel_table(std::integer_sequence<int, S...>) {
+  return {hybrid_kernel{&run_hybrid<C, S>, &check_tile_shape<C, hybrid_row<S>>}...};
 }
 
 // S <= C / 2: more software points than MUFU points was never faster (perf/results/h200-run1 and run 2).
-run_fn pick(int c, int s) {
-  static const auto table8 = run_table<8>(std::make_integer_sequence<int, 5>{});
-  static const auto table16 = run_table<16>(std::make_integer_sequence<int, 9>{});
+hybrid_kernel pick(int c, int s) {
+  static const auto table8 = kernel_table<8>(std::make_integer_sequence<int, 5>{});
+  static const auto table16 = kernel_table<16>(std::make_integer_sequence<int, 9>{});
   return c == 8 ? table8[std::size_t(s)] : table16[std::size_t(s)];
 }
 
 class hybrid_strategy final : public potential_strategy {
  public:
-  hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s)), shape_(shape) {}
+  hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s).run), shape_(shape) {}
   void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
-    profiling_region region("gather_hybrid_rsqrt");
+    profiling_region region("gather_hybrid_rsqrt_cuda");
     run_(a, g, out, shape_);
     Kokkos::fence();
   }
@@ -97,10 +104,12 @@ class hybrid_strategy final : public potential_strategy {
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt(const config_node* params) {
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params) {
   const int c = read_int_choice(params, "coarsening", 8, {8, 16});
   const int s = read_int_in(params, "software_points", 1, 0, c / 2);
-  return std::make_unique<hybrid_strategy>(c, s, read_tile_shape(params));
+  const tile_shape shape = read_tile_shape(params);
+  pick(c, s).check("gather_hybrid_rsqrt_cuda", params, shape);
+  return std::make_unique<hybrid_strategy>(c, s, shape);
 }
 
 }  // namespace ppl::potential_detail

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <numeric>
 
 #include "ppl/potential/atoms.hpp"
@@ -117,4 +118,57 @@ TEST(water_box, deterministic_for_a_seed_and_random_orientations) {
     mean[2] += (w.z[m + 1] - w.z[m]) / 0.9572;
   }
   for (double& v : mean) EXPECT_NEAR(v / double(molecules), 0.0, 4.0 / std::sqrt(3.0 * double(molecules)));
+}
+
+// Golden values: "same seed, same atoms on every platform" (docs/config.md). The generators use only
+// mt19937_64 and correctly rounded arithmetic (src/potential/atoms.cpp), so these bits must come out everywhere.
+namespace {
+
+// FNV-1a over the bit patterns of every coordinate and charge, atom by atom.
+std::uint64_t checksum(const ppl::atoms& a) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (double v : {a.x[i], a.y[i], a.z[i], a.q[i]}) {
+      std::uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      for (int b = 0; b < 8; ++b) h = (h ^ ((bits >> (8 * b)) & 0xff)) * 0x100000001b3ULL;
+    }
+  return h;
+}
+
+}  // namespace
+
+TEST(generators, golden_values_random_atoms) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {50, 50, 25};
+  const auto a = ppl::random_atoms(10000, lo, hi, -2.0, 2.0, 42);  // PMPP's scenario, the job's default seed
+  ASSERT_EQ(a.size(), 10000u);
+  EXPECT_EQ(a.x[0], 0x1.2e0fed33fd473p+5);
+  EXPECT_EQ(a.y[0], 0x1.ff39a1246293ap+4);
+  EXPECT_EQ(a.z[0], 0x1.2cdbab268673ap+4);
+  EXPECT_EQ(a.q[0], -0x1.7474ef01d794cp+0);
+  EXPECT_EQ(a.x[1], 0x1.694ebdfe58a48p+5);
+  EXPECT_EQ(a.q[1], -0x1.0453742e0a424p-1);
+  EXPECT_EQ(a.x[9999], 0x1.f766d3bb10602p+3);
+  EXPECT_EQ(a.z[9999], 0x1.02debbdd37287p+4);
+  EXPECT_EQ(a.q[9999], 0x1.92d5277cac938p-2);
+  EXPECT_EQ(checksum(a), 0x16df8ed66938777bULL);
+  // A box not at the origin: lo + (hi - lo) * u changes in the last bit wherever a compiler fuses it into an FMA.
+  const double lo2[3] = {-5, 1, 2}, hi2[3] = {5, 2, 40};
+  EXPECT_EQ(checksum(ppl::random_atoms(1000, lo2, hi2, -1.0, 0.5, 7)), 0x98d8c47e443ba69cULL);
+}
+
+TEST(generators, golden_values_water_box) {
+  const auto w = ppl::water_box(20, 20, 20, 1);
+  ASSERT_EQ(w.size(), 801u);
+  EXPECT_EQ(w.x[0], 0x1.cbe950c0ee29bp+2);
+  EXPECT_EQ(w.y[0], 0x1.9aa1410995a96p+0);
+  EXPECT_EQ(w.z[0], 0x1.aa6e8571f378ap+0);
+  EXPECT_EQ(w.q[0], -0.834);
+  EXPECT_EQ(w.x[1], 0x1.ca6632ef2901cp+2);
+  EXPECT_EQ(w.z[1], 0x1.4e125ee1544bep+1);
+  EXPECT_EQ(w.q[1], 0.417);
+  EXPECT_EQ(w.x[800], 0x1.2ff5b89089fcp+4);
+  EXPECT_EQ(w.y[800], 0x1.273eed73fae0ap+4);
+  EXPECT_EQ(w.z[800], 0x1.1c85ab0585221p+4);
+  EXPECT_EQ(checksum(w), 0x90759afb35c560b8ULL);
 }

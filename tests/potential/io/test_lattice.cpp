@@ -113,3 +113,71 @@ TEST(lattice_around, parboil_watbox_lattice_and_reference_planes) {
   // Parboil sums in float32: 1e-5 of the largest value covers its rounding, not a misplaced lattice.
   EXPECT_LT(max_diff, 1e-5 * max_ref) << "max |ref| " << max_ref;
 }
+
+// Defect: dims whose product passes 2^64 wrapped to 0 points, so a job validated and then wrote nothing (or
+// crashed). size() saturates now, and check_lattice bounds the count, each axis and the values.
+TEST(lattice_limits, size_saturates_instead_of_wrapping) {
+  ppl::lattice g;
+  g.dims = {1 << 21, 1 << 21, 1 << 22};  // 2^64 points: used to wrap to 0
+  EXPECT_EQ(g.size(), SIZE_MAX);
+  g.dims = {1 << 21, 1 << 21, 1 << 21};  // 2^63: fits in size_t, far above the limit
+  EXPECT_EQ(g.size(), std::size_t(1) << 63);
+  g.spacing = 1e-4;
+  const auto msg = ppl_test::error_of<ppl::input_error>([&] { ppl::check_lattice(g); });
+  EXPECT_NE(msg.find("2097152 x 2097152 x 2097152 = 9.223e+18 points; at most 2147483647"), std::string::npos) << msg;
+}
+
+TEST(lattice_limits, count_axes_spacing_and_origin) {
+  auto make = [](int nx, int ny, int nz, double h) {
+    ppl::lattice g;
+    g.dims = {nx, ny, nz};
+    g.spacing = h;
+    return g;
+  };
+  EXPECT_NO_THROW(ppl::check_lattice(make(2147483647, 1, 1, 1e-4)));  // exactly 2^31 - 1 points
+  EXPECT_NO_THROW(ppl::check_lattice(make(1000001, 1, 1, 1.0)));      // exactly 1e6 A along x
+  EXPECT_NO_THROW(ppl::check_lattice(make(1, 1, 1, 0.5)));
+  const std::vector<std::pair<ppl::lattice, std::string>> bad = {
+      {make(65536, 32768, 1, 1e-3), "65536 x 32768 x 1 = 2.147e+09 points; at most 2147483647"},
+      {make(1000002, 1, 1, 1.0), "spans 1e+06 A along x"},  // 1000001 A
+      {make(1, 20002, 1, 50.0), "spans 1.00005e+06 A along y"},
+      {make(0, 4, 4, 0.5), "dims must be >= 1, got 0 along x"},
+      {make(4, 4, -1, 0.5), "dims must be >= 1, got -1 along z"},
+      {make(4, 4, 4, 0.0), "spacing 0 must be finite and > 0"},
+      {make(4, 4, 4, std::nan("")), "spacing nan must be finite"},
+  };
+  for (const auto& [g, expect] : bad) {
+    const auto msg = ppl_test::error_of<ppl::input_error>([&] { ppl::check_lattice(g); });
+    EXPECT_NE(msg.find(expect), std::string::npos) << msg;
+  }
+  ppl::lattice far = make(4, 4, 4, 0.5);
+  far.origin[1] = std::numeric_limits<double>::infinity();
+  EXPECT_NE(ppl_test::error_of<ppl::input_error>([&] { ppl::check_lattice(far); }).find("origin along y is not finite"),
+            std::string::npos);
+}
+
+TEST(lattice_limits, memory_for_the_values) {
+  ppl::lattice g;
+  g.dims = {1000, 1000, 1000};
+  EXPECT_NO_THROW(ppl::check_lattice_memory(g, 4.0, 8.0 * (1 << 30), "host memory"));
+  const auto msg =
+      ppl_test::error_of<ppl::input_error>([&] { ppl::check_lattice_memory(g, 12.0, 8.0 * (1 << 30), "host memory"); });
+  EXPECT_EQ(msg, "the lattice's 1000000000 points need 11.2 GiB of host memory (12 bytes per point); it has 8 GiB");
+}
+
+// Spacing and padding around far-apart atoms: each axis is bounded by lattice_around, the count by check_lattice.
+TEST(lattice_limits, around_far_apart_atoms) {
+  ppl::atoms a;
+  a.push_back(0, 0, 0, 1);
+  a.push_back(262143.875, 262143.875, 524287.875, 1);
+  const auto g = ppl::lattice_around(a, 0.125, 0.0);  // 2^21 x 2^21 x 2^22 points: 2^64
+  EXPECT_EQ(g.dims, (std::array<int, 3>{1 << 21, 1 << 21, 1 << 22}));
+  EXPECT_THROW(ppl::check_lattice(g), ppl::input_error);
+  ppl::atoms wide;
+  wide.push_back(-600000, 0, 0, 1);
+  wide.push_back(600000, 0, 0, 1);
+  const auto msg = ppl_test::error_of<ppl::input_error>([&] { ppl::lattice_around(wide, 100.0, 0.0); });
+  EXPECT_NE(msg.find("spans 1.2e+06 A along x (atoms -600000 to 600000 A, padding 0 A); at most 1e+06 A per axis"),
+            std::string::npos)
+      << msg;
+}

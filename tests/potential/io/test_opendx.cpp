@@ -9,10 +9,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/io/raw_grid.hpp"
+#include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
 using ppl_test::temp_dir;

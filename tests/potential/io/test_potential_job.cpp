@@ -7,12 +7,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
+#include "ppl/potential/potential_strategy.hpp"
 #include "ppl/potential/verification.hpp"
+#include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
 using ppl_test::temp_dir;
@@ -168,6 +169,66 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
 }
 
+// Every strategy this build runs, end to end: load_job -> run -> .dx and summary written, the job's float64
+// verification passing, the map in the file within 1e-5 (relative L2) of the float64 sum; and the same job with an
+// impossible tolerance exits 3 with its outputs written.
+class potential_job_strategies : public ::testing::TestWithParam<std::string> {
+ protected:
+  std::string job_yaml(const temp_dir& t, const std::string& tolerance) const {
+    return "job: potential\n"
+           "input:\n"
+           "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
+           "lattice: {origin: [-1.0, -0.5, 0.25], spacing: 0.5, dims: [17, 13, 11]}\n"
+           "strategy: " +
+           GetParam() + "\noutput: {dx: " + t.file("v.dx") + ", summary: " + t.file("v.json") +
+           "}\n"
+           "verification: {mode: full, tolerance: " +
+           tolerance + "}\ntiming: {warmup: 0, repeats: 1}\n";
+  }
+};
+
+TEST_P(potential_job_strategies, runs_verifies_and_writes) {
+  temp_dir t;
+  std::string out;
+  ASSERT_EQ(run_job(t.write("job.yaml", job_yaml(t, "1e-5")), &out), 0) << out;
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_EQ(s["strategy"], GetParam());
+  EXPECT_EQ(s["verification"]["mode"], "full");
+  EXPECT_EQ(s["verification"]["points"], 17 * 13 * 11);
+  EXPECT_TRUE(s["verification"]["passed"].get<bool>());
+  EXPECT_LE(s["verification"]["relative_l2_error"].get<double>(), 1e-5);
+  const auto dx = ppl::read_opendx(t.file("v.dx"));
+  ASSERT_EQ(dx.values.size(), std::size_t(17 * 13 * 11));
+  ppl::lattice g;
+  g.origin = {-1.0, -0.5, 0.25};
+  g.dims = {17, 13, 11};
+  const auto a = job_atoms();
+  double diff2 = 0, ref2 = 0;
+  for (int k = 0; k < 11; ++k)
+    for (int j = 0; j < 13; ++j)
+      for (int i = 0; i < 17; ++i) {
+        const double ref = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k));
+        const double d = dx.values[g.index(i, j, k)] - ref;
+        diff2 += d * d, ref2 += ref * ref;
+      }
+  EXPECT_LE(std::sqrt(diff2 / ref2), 1e-5);
+}
+
+TEST_P(potential_job_strategies, verification_failure_exits_3_and_still_writes) {
+  temp_dir t;
+  std::string out;
+  EXPECT_EQ(run_job(t.write("job.yaml", job_yaml(t, "1e-12")), &out), int(ppl::exit_code::verification_failed)) << out;
+  EXPECT_NE(out.find("FAILED"), std::string::npos) << out;
+  EXPECT_TRUE(std::filesystem::exists(t.file("v.dx")));
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_FALSE(s["verification"]["passed"].get<bool>());
+  EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 1e-12);
+}
+
+INSTANTIATE_TEST_SUITE_P(every_strategy, potential_job_strategies,
+                         ::testing::ValuesIn(ppl::potential_strategies().names()),
+                         [](const auto& p) { return p.param; });
+
 TEST(potential_job, a_pqr_without_atoms_is_an_input_error_even_on_an_explicit_lattice) {
   temp_dir t;
   t.write("empty.pqr", "REMARK nothing\nEND\n");
@@ -192,10 +253,14 @@ TEST_P(potential_job_errors, are_input_errors_naming_the_place) {
   temp_dir t;
   t.write("ok.pqr", "ATOM 1 N MET 1 0 0 0 1 1\n");
   t.write("bad.pqr", "REMARK\nATOM 1 N MET 1 0 0 zero 1 1\n");
+  // Two atoms whose bounding box at 0.125 A spacing is 2^21 x 2^21 x 2^22 points (2^64: wrapped to 0 before).
+  t.write("wide.pqr", "ATOM 1 N MET 1 0 -600000 0 1 1\nATOM 2 N MET 1 0 599998 0 1 1\n");
+  t.write("far.pqr", "ATOM 1 N MET 1 0 0 0 1 1\nATOM 2 N MET 1 262143.875 262143.875 524287.875 1 1\n");
   const auto path = t.write("job.yaml", std::string("job: potential\n") + GetParam().yaml);
+  const ppl_test::scoped_cwd here(t.path);  // outputs are relative to the current folder, inputs to the job file
   const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(path, {}); });
   EXPECT_NE(msg.find(GetParam().expect), std::string::npos) << msg;
-  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 3) << "something was written";
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 5) << "something was written";
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -212,7 +277,7 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"missing_strategy", "input: {pqr: ok.pqr}\n", "missing required key 'strategy'"},
         bad_job{"two_inputs", "input: {pqr: ok.pqr, water_box: {size: [5, 5, 5]}}\nstrategy: reference\n",
                 "exactly one of: pqr, random, water_box (2 given)"},
-        bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "none.pqr: cannot open"},
+        bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "'input.pqr': cannot open"},
         bad_job{"bad_pqr_line", "input: {pqr: bad.pqr}\nstrategy: reference\n", "job.yaml:2:9: input.pqr: "},
         bad_job{"bad_pqr_line_names_its_line", "input: {pqr: bad.pqr}\nstrategy: reference\n",
                 "bad.pqr:2: field 'z' is not a number: 'zero'"},
@@ -228,11 +293,68 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"output_folder_missing", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: /no/such/dir/v.dx}\n",
                 "job.yaml:4:10: output folder '/no/such/dir' does not exist"},
         bad_job{"same_output_twice", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: a.dx, summary: a.dx}\n",
-                "'output.summary' writes 'a.dx', which another output also writes"},
+                "job.yaml:4:20: 'output.summary' would overwrite another output 'a.dx' (output.dx)"},
+        bad_job{"output_is_the_input", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: ok.pqr}\n",
+                "job.yaml:4:10: 'output.dx' would overwrite an input"},
+        bad_job{"input_named_after_output", "output: {dx: ok.pqr}\ninput: {pqr: ok.pqr}\nstrategy: reference\n",
+                "job.yaml:2:10: 'output.dx' would overwrite an input"},
+        bad_job{"output_is_the_job_file", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {summary: job.yaml}\n",
+                "'output.summary' would overwrite the job file"},
+        bad_job{"output_is_a_folder", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: .}\n",
+                "'output.dx': '.' is a folder"},
+        bad_job{"output_under_proc", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: /proc/self/x.dx}\n",
+                "is under /proc"},
+        bad_job{"output_with_control_character",
+                "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: \"a\\0b.dx\"}\n",
+                "'output.dx' contains a control character"},
+        bad_job{"duplicate_key", "input: {pqr: ok.pqr}\nstrategy: reference\nstrategy: gather\n",
+                "job.yaml:4:1: duplicate key 'strategy' (first at line 3)"},
+        bad_job{"second_document", "input: {pqr: ok.pqr}\nstrategy: reference\n---\njob: potential\n",
+                "job.yaml:5:1: a second YAML document"},
+        bad_job{"misspelt_required_key", "input: {pqr: ok.pqr}\nstratgy: reference\n",
+                "job.yaml:3:1: unknown key 'stratgy': did you mean 'strategy' (required)? valid keys: input, job,"},
         bad_job{"verification_mode", "input: {pqr: ok.pqr}\nstrategy: reference\nverification: {mode: most}\n",
                 "'verification.mode' = 'most' is not one of"},
         bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",
                 "'timing.repeats' = 0 is out of range"},
         bad_job{"lattice_not_a_map", "input: {pqr: ok.pqr}\nstrategy: reference\nlattice: 0.5\n",
-                "job.yaml:4:10: 'lattice' must be a map"}),
+                "job.yaml:4:10: 'lattice' must be a map"},
+        bad_job{"lattice_points_past_2_64",
+                "input: {pqr: far.pqr}\nlattice: {spacing: 0.125, padding: 0}\nstrategy: gather\n",
+                "job.yaml:3:10: 'lattice' (spacing, padding around the atoms): the lattice has 2097152 x 2097152 x "
+                "4194304 = 1.845e+19 points; at most 2147483647"},
+        bad_job{"lattice_dims_product",
+                "input: {pqr: ok.pqr}\nlattice: {dims: [1000000, 1000000, 3000]}\nstrategy: gather\n",
+                "job.yaml:3:11: 'lattice.dims': the lattice has 1000000 x 1000000 x 3000 = 3e+15 points"},
+        bad_job{"lattice_extent",
+                "input: {pqr: ok.pqr}\nlattice: {dims: [1000000, 1, 1], spacing: 2}\nstrategy: gather\n",
+                "'lattice.dims': the lattice spans 2e+06 A along x (1000000 points x 2 A); at most 1e+06 A per axis"},
+        bad_job{"lattice_around_too_wide",
+                "input: {pqr: wide.pqr}\nlattice: {spacing: 1, padding: 1}\nstrategy: gather\n",
+                "job.yaml:3:10: 'lattice' (spacing, padding around the atoms): the lattice around the atoms spans "
+                "1.2e+06 A along y"}),
     [](const auto& p) { return std::string(p.param.name); });
+
+// CUDA-only strategies are known in every build: without CUDA, asking for one is an input error naming the build
+// that has it (exit 2, nothing written); the old name of the hybrid kernel is unknown.
+TEST(potential_job, a_cuda_only_strategy_names_the_build_it_needs) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  GTEST_SKIP() << "this build runs the CUDA strategies";
+#else
+  for (const char* name : {"gather_constmem_cuda", "gather_hybrid_rsqrt_cuda"}) {
+    temp_dir t;
+    const auto job = t.write("job.yaml", std::string("job: potential\ninput: {random: {atoms: 10}}\nstrategy: ") +
+                                             name + "\noutput: {dx: " + t.file("v.dx") + "}\n");
+    const auto msg = error_of<ppl::input_error>([&] { ppl::load_job(job, {}); });
+    EXPECT_NE(msg.find("job.yaml:3:1: strategy: potential strategy '" + std::string(name) +
+                       "' needs a CUDA build (this build: OpenMP, Serial)"),
+              std::string::npos)
+        << msg;
+    EXPECT_FALSE(std::filesystem::exists(t.file("v.dx")));
+  }
+  temp_dir t;
+  const auto old = t.write("job.yaml", "job: potential\ninput: {random: {atoms: 10}}\nstrategy: gather_hybrid_rsqrt\n");
+  EXPECT_NE(error_of<ppl::input_error>([&] { ppl::load_job(old, {}); }).find("unknown potential strategy"),
+            std::string::npos);
+#endif
+}

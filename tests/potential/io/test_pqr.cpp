@@ -4,9 +4,9 @@
 #include <cmath>
 #include <numeric>
 
-#include "support/ppl_test.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/potential/atoms.hpp"
+#include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
 using ppl_test::temp_dir;
@@ -49,7 +49,9 @@ TEST(pqr, no_atom_records_binary_data_and_shifted_columns_are_input_errors) {
   EXPECT_NE(no_atoms("empty.pqr", "").find("empty.pqr: no ATOM or HETATM records"), std::string::npos);
   EXPECT_NE(no_atoms("remarks.pqr", "REMARK nothing here\nEND\n").find("no ATOM or HETATM"), std::string::npos);
   // A binary file (here an xz header) is not read as zero atoms.
-  const auto bin = no_atoms("x.pqr", std::string("REMARK\n\xfd" "7zXZ\0\0", 14));
+  const auto bin = no_atoms("x.pqr", std::string("REMARK\n\xfd"
+                                                 "7zXZ\0\0",
+                                                 14));
   EXPECT_NE(bin.find("x.pqr:2: not a text file"), std::string::npos) << bin;
   // A chain id but no radius: 10 fields whose columns would shift (z read as the charge).
   const auto cut = no_atoms("cut.pqr", "ATOM      1  N   MET A   1      27.340  24.430   2.614 -0.3000\n");
@@ -101,10 +103,10 @@ TEST(pqr, real_molecules_in_data) {
     std::size_t atoms;
     double net;
   };
-  for (const auto& e : {expect{"ubq.pqr", 1231, 0.0}, expect{"1d7h-min.pqr.gz", 1663, 0.99},
-                        expect{"actin-dimer.pqr.gz", 11754, -24.0}, expect{"watbox.sl40.pqr.gz", 5943, 0.0},
-                        expect{"achbp.pqr.gz", 16090, -49.67}, expect{"hca.pqr.gz", 2482, 1.0},
-                        expect{"mache.pqr.gz", 8279, -10.004}}) {
+  for (const auto& e :
+       {expect{"ubq.pqr", 1231, 0.0}, expect{"1d7h-min.pqr.gz", 1663, 0.99}, expect{"actin-dimer.pqr.gz", 11754, -24.0},
+        expect{"watbox.sl40.pqr.gz", 5943, 0.0}, expect{"achbp.pqr.gz", 16090, -49.67}, expect{"hca.pqr.gz", 2482, 1.0},
+        expect{"mache.pqr.gz", 8279, -10.004}}) {
     const auto a = ppl::read_pqr(ppl_test::data_path(std::string("molecules/") + e.file));
     EXPECT_EQ(a.size(), e.atoms) << e.file;
     EXPECT_NEAR(std::accumulate(a.q.begin(), a.q.end(), 0.0), e.net, 0.006) << e.file;

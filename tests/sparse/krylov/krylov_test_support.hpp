@@ -8,6 +8,7 @@
 
 #include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/matrix_market.hpp"
+#include "sparse/portable_random.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::test {
@@ -63,9 +64,8 @@ inline double host_relative_residual(const host_csr& A, const std::vector<double
 }
 
 inline std::vector<double> random_vector(std::size_t n, std::mt19937_64& rng, double lo = -1.0, double hi = 1.0) {
-  std::uniform_real_distribution<double> u(lo, hi);
   std::vector<double> v(n);
-  for (auto& e : v) e = u(rng);
+  for (auto& e : v) e = uniform(rng, lo, hi);
   return v;
 }
 

@@ -33,10 +33,13 @@ outcome_run solve_dense(const std::string& method, const std::vector<std::vector
   return out;
 }
 
+// No restarts after a breakdown: these tests check that each breakdown is detected and named where it happens
+// (test_breakdown_restart.cpp checks what the restarts do with the same systems).
 solver_options plain() {
   solver_options o;
   o.rtol = 1e-10;
   o.max_iters = 50;
+  o.max_restarts = 0;
   return o;
 }
 

@@ -84,6 +84,9 @@ TEST_F(solve_job, generated_manufactured_system_writes_solution_history_and_summ
   EXPECT_LE(s["true_residual"].get<double>(), 1.0e-10);
   EXPECT_LT(s["error_vs_exact"]["relative_l2"].get<double>(), 1e-6);
   EXPECT_TRUE(s["times"]["profiled"].get<bool>());
+  EXPECT_EQ(s["breakdown_restarts"], 0);
+  EXPECT_EQ(s["solver"]["max_restarts"], 10);
+  EXPECT_NE(log.find("0 restarts after a breakdown, at most 10"), std::string::npos) << log;
   EXPECT_GT(s["times"]["phases"]["spmv"].get<double>(), 0.0);
 
   std::ifstream h(out("history.csv"));
@@ -140,6 +143,15 @@ TEST_F(solve_job, a_bad_key_names_file_and_line) {
   }
 }
 
+TEST_F(solve_job, an_output_may_not_overwrite_the_matrix) {
+  const auto A = write("in/A.mtx", "%%MatrixMarket matrix coordinate real general\n2 2 2\n1 1 2.0\n2 2 3.0\n");
+  const auto job = write("job.yaml", "job: solve\nmatrix: {file: in/A.mtx}\noutput: {solution: " + A + "}\n");
+  const auto msg = ppl_test::error_of<input_error>([&] { load_job(job, {}); });
+  EXPECT_NE(msg.find("job.yaml:3:10: 'output.solution' would overwrite an input"), std::string::npos) << msg;
+  std::ifstream in(A);
+  EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}).substr(0, 14), "%%MatrixMarket");
+}
+
 TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
   struct bad {
     std::string yaml, expect;
@@ -157,8 +169,9 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: /nonexistent/dir/s.json}\n",
        "output folder '/nonexistent/dir' does not exist"},
       {"matrix: {generator: convection_diffusion, n: 4}\noutput: {summary: s.json, history: ./s.json}\n",
-       "output.summary and output.history name the same file"},
+       "job.yaml:3:10: 'output.summary' would overwrite another output './s.json' (output.history)"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {rtol: 0}\n", "both 0"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {max_restarts: -1}\n", "out of range"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {initial_guess: ones}\n", "is not one of: zero"},
       {"matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: nothere.mtx}\n", "'rhs.file': cannot open"},
   };
@@ -170,6 +183,72 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
     } catch (const input_error& e) {
       EXPECT_NE(std::string(e.what()).find(c.expect), std::string::npos) << c.yaml << " -> " << e.what();
     }
+  }
+}
+
+// `ppl validate` is load_job: whatever the matrix, rhs and x0 headers rule out must fail there, before any work
+// (a matrix file without a banner once validated "ok" and only the run exited 2).
+TEST_F(solve_job, input_file_headers_are_checked_when_the_job_is_read) {
+  const std::string mm = "%%MatrixMarket matrix coordinate real general\n";
+  const std::string vec3 = "%%MatrixMarket matrix array real general\n3 1\n1\n2\n3\n";
+  write("good.mtx", mm + "3 3 3\n1 1 1\n2 2 1\n3 3 1\n");
+  write("b3.mtx", vec3);
+  struct bad {
+    std::string files, yaml, expect;
+  };
+  const std::vector<bad> cases = {
+      {"A.mtx=3 3 1\n1 1 1\n", "matrix: {file: A.mtx}\n", "matrix.file: " + out("A.mtx") + ":1: bad header"},
+      {"A.mtx=" + mm + "3 4 4\n1 1 1\n2 2 1\n3 3 1\n3 4 1\n", "matrix: {file: A.mtx}\n",
+       "A.mtx:2: the matrix is not square (3 x 4)"},
+      {"A.mtx=" + mm + "0 0 0\n", "matrix: {file: A.mtx}\n", "A.mtx:2: the matrix has no rows"},
+      {"A.mtx=" + mm + "3 3 2\n1 1 1\n2 2 1\n", "matrix: {file: A.mtx}\n",
+       "A.mtx:2: 2 general entries cannot fill all 3 rows: the system is structurally singular"},
+      {"A.mtx=%%MatrixMarket matrix coordinate real symmetric\n5 5 2\n2 1 1\n4 3 1\n", "matrix: {file: A.mtx}\n",
+       "2 symmetric entries cannot fill all 5 rows"},
+      {"A.mtx=%%MatrixMarket matrix coordinate real skew-symmetric\n3 3 2\n2 1 1\n3 2 1\n", "matrix: {file: A.mtx}\n",
+       "a skew-symmetric matrix of odd order (3) is singular"},
+      {"A.mtx=" + mm + "1000000000 1000000000 1\n1 1 1\n", "matrix: {file: A.mtx}\n", "structurally singular"},
+      {"A.mtx=%%MatrixMarket matrix coordinate complex general\n1 1 1\n1 1 1 0\n", "matrix: {file: A.mtx}\n",
+       "unsupported field 'complex'"},
+      {"b.mtx=%%MatrixMarket matrix array real general\n4 1\n1\n2\n3\n4\n",
+       "matrix: {file: good.mtx}\nrhs: {file: b.mtx}\n",
+       "rhs.file: " + out("b.mtx") + ":2: 4 entries, but the matrix has 3 rows"},
+      {"b.mtx=" + mm + "3 1 3\n1 1 1\n2 1 1\n3 1 1\n", "matrix: {file: good.mtx}\nrhs: {file: b.mtx}\n",
+       "rhs.file: " + out("b.mtx") + ":1: expected an 'array'"},
+      {"b.mtx=%%MatrixMarket matrix array real general\n27 2\n",
+       "matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: b.mtx}\n", "expected a vector (n x 1)"},
+      {"b.mtx=" + vec3, "matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: b.mtx}\n",
+       "3 entries, but the matrix has 27 rows"},
+      {"x.mtx=%%MatrixMarket matrix array real general\n",
+       "matrix: {file: good.mtx}\nsolver: {initial_guess: {file: x.mtx}}\n",
+       "solver.initial_guess.file: " + out("x.mtx") + ":1: missing size line"},
+      {"x.mtx=%%MatrixMarket matrix array real general\n2 1\n1\n2\n",
+       "matrix: {file: good.mtx}\nrhs: {file: b3.mtx}\nsolver: {initial_guess: {file: x.mtx}}\n",
+       "solver.initial_guess.file: " + out("x.mtx") + ":2: 2 entries, but the matrix has 3 rows"},
+  };
+  for (const auto& c : cases) {
+    const auto eq = c.files.find('=');
+    write(c.files.substr(0, eq), c.files.substr(eq + 1));
+    const auto job = write("job.yaml", "job: solve\n" + c.yaml);
+    const std::string msg = ppl_test::error_of<input_error>([&] { load_job(job, {}); });
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << c.yaml << " -> " << msg;
+    EXPECT_NE(msg.find("job.yaml:"), std::string::npos) << msg;  // and the job key that named the file
+  }
+}
+
+// Only the entries show an empty row or column; a run refuses such a matrix before solving and writes nothing (it
+// once ran the solver to max_iters on a system that has no solution).
+TEST_F(solve_job, an_empty_row_or_column_is_an_input_error_before_solving) {
+  const std::string mm = "%%MatrixMarket matrix coordinate real general\n";
+  for (const auto& [text, expect] : std::vector<std::pair<std::string, std::string>>{
+           {mm + "3 3 3\n1 1 1\n2 2 1\n2 3 1\n", "row 3 (1-based) has no entries: the system is singular"},
+           {mm + "3 3 3\n1 1 1\n2 2 1\n3 2 1\n", "column 3 (1-based) has no entries: the system is singular"}}) {
+    write("A.mtx", text);
+    const auto job = write("job.yaml", "job: solve\nmatrix: {file: A.mtx}\noutput: {summary: " + out("s.json") + "}\n");
+    std::string log;
+    const std::string msg = ppl_test::error_of<input_error>([&] { run(job, log); });
+    EXPECT_NE(msg.find("matrix.file: '" + out("A.mtx") + "': " + expect), std::string::npos) << msg;
+    EXPECT_FALSE(fs::exists(out("s.json")));
   }
 }
 

@@ -1,5 +1,6 @@
 #pragma once
-// Float64 host references for the SpMV tests: random CSR matrices with chosen row lengths, y = A x and A^T x by
+// Float64 host references for the SpMV tests: random CSR matrices with chosen row lengths (the same for a seed on
+// every platform: portable_random.hpp), y = A x and A^T x by
 // plain loops, and a row-wise check whose tolerance scales with sum_j |a_ij x_j| (so a wrong index fails).
 #include <algorithm>
 #include <cmath>
@@ -11,13 +12,13 @@
 #include <vector>
 
 #include "ppl/sparse/csr.hpp"
+#include "sparse/portable_random.hpp"
 
 namespace ppl::test {
 
 // Rows of exactly the given lengths (distinct sorted random columns in [0, cols)), values in [-1, 1].
 inline host_csr random_csr(const std::vector<int>& row_lengths, int cols, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> val(-1.0, 1.0);
   host_csr A;
   A.rows = static_cast<int>(row_lengths.size());
   A.cols = cols;
@@ -25,12 +26,12 @@ inline host_csr random_csr(const std::vector<int>& row_lengths, int cols, std::u
   std::vector<int> all(cols);
   for (int c = 0; c < cols; ++c) all[c] = c;
   for (int len : row_lengths) {
-    std::shuffle(all.begin(), all.end(), rng);
+    shuffle(all, rng);
     std::vector<int> pick(all.begin(), all.begin() + len);
     std::sort(pick.begin(), pick.end());
     for (int c : pick) {
       A.entries.push_back(c);
-      A.values.push_back(val(rng));
+      A.values.push_back(uniform(rng, -1.0, 1.0));
     }
     A.row_map.push_back(static_cast<std::int64_t>(A.entries.size()));
   }
@@ -40,18 +41,16 @@ inline host_csr random_csr(const std::vector<int>& row_lengths, int cols, std::u
 // The edge cases of the issue (0, 1, 31, 33, 1000 nonzeros) mixed with `random_rows` rows of 0..70 nonzeros.
 inline std::vector<int> edge_case_row_lengths(int random_rows, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_int_distribution<int> len(0, 70);
   std::vector<int> rows = {0, 1, 31, 33, 1000};
-  for (int i = 0; i < random_rows; ++i) rows.push_back(len(rng));
-  std::shuffle(rows.begin(), rows.end(), rng);
+  for (int i = 0; i < random_rows; ++i) rows.push_back(static_cast<int>(below(rng, 71)));
+  shuffle(rows, rng);
   return rows;
 }
 
 inline std::vector<double> random_vector(std::size_t n, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
-  std::uniform_real_distribution<double> val(-1.0, 1.0);
   std::vector<double> x(n);
-  for (auto& v : x) v = val(rng);
+  for (auto& v : x) v = uniform(rng, -1.0, 1.0);
   return x;
 }
 

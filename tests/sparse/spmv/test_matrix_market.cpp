@@ -1,4 +1,4 @@
-// Matrix Market reader and writer: the shared files (sizes from ../shared/data/README.md, entries spot-checked
+// Matrix Market reader and writer: the shared files (sizes from data/README.md, entries spot-checked
 // against the raw text), symmetric expansion, pattern/integer fields, duplicates, round trips, and malformed files
 // whose errors must name file:line.
 #include <gtest/gtest.h>

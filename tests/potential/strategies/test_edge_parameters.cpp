@@ -1,0 +1,107 @@
+// Every strategy with its parameters at the edges of their documented ranges either runs correctly or is rejected
+// when the strategy is made (what `ppl validate` does) with an input error naming the key; it never reaches a
+// Kokkos abort. The table covers every registered strategy, runnable in this build or not, so a new strategy needs
+// its edges here.
+#include <map>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/system_info.hpp"
+#include "strategy_test_support.hpp"
+
+namespace ppl::test {
+namespace {
+
+// Team shapes at the edges: 1 (always possible), 2-4 (more than one host thread: OpenMP teams are at most the
+// thread pool), 1024 (the documented maximum of each key; 1024 x 1024 is more than any backend runs).
+std::vector<std::string> team_shapes(const std::string& fixed) {
+  std::vector<std::string> out;
+  for (int w : {1, 2, 3, 4, 1024})
+    for (int r : {1, 2, 1024})
+      out.push_back("{" + fixed + ", block_width: " + std::to_string(w) + ", block_rows: " + std::to_string(r) + "}");
+  out.push_back("{" + fixed + ", block_rows: 1024}");  // the width left to the backend
+  out.push_back("{" + fixed + ", block_width: 1024}");
+  return out;
+}
+
+const std::map<std::string, std::vector<std::string>>& edges() {
+  static const auto table = [] {
+    std::map<std::string, std::vector<std::string>> t;
+    t["reference"] = {""};
+    t["scatter"] = {""};
+    t["gather"] = {"rsqrt: fast", "rsqrt: ieee"};
+    t["gather_coarsened"] = {"coarsening: 1", "coarsening: 16"};
+    for (const auto& fixed : {"coarsening: 16, tile_atoms: 1", "coarsening: 1, tile_atoms: 2048"})
+      for (const auto& s : team_shapes(fixed)) t["gather_coalesced"].push_back(s);
+    t["gather_constmem_cuda"] = {"{coarsening: 1, atoms_per_pass: 32}", "{coarsening: 16, atoms_per_pass: 1920}"};
+    for (const auto& fixed :
+         {"coarsening: 8, software_points: 0, tile_atoms: 1", "coarsening: 16, software_points: 8, tile_atoms: 2048"})
+      for (const auto& s : team_shapes(fixed)) t["gather_hybrid_rsqrt_cuda"].push_back(s);
+    return t;
+  }();
+  return table;
+}
+
+TEST(PotentialEdgeParameters, EveryRegisteredStrategyHasEdges) {
+  for (const auto& e : potential_strategies().entries()) EXPECT_EQ(edges().count(e.name), 1u) << e.name;
+}
+
+struct edge_case {
+  std::string strategy, params;
+};
+
+std::vector<edge_case> runnable_cases() {
+  std::vector<edge_case> out;
+  for (const auto& [name, list] : edges())
+    if (potential_strategies().find(name))
+      for (const auto& p : list) out.push_back({name, p});
+  return out;
+}
+
+// On a host backend the rule is known: teams of at most min(threads, 64) (Kokkos' HostThreadTeamData limit).
+bool host_accepts(const std::string& params) {
+  auto value = [&](const std::string& key) {
+    const auto at = params.find(key + ": ");
+    return at == std::string::npos ? 1 : std::stoi(params.substr(at + key.size() + 2));
+  };
+  const int team = value("block_width") * value("block_rows");
+  return team <= std::min(Kokkos::DefaultExecutionSpace().concurrency(), 64);
+}
+
+class PotentialEdges : public ::testing::TestWithParam<edge_case> {};
+
+TEST_P(PotentialEdges, RunCorrectlyOrAreRejectedAtLoad) {
+  const auto& [name, params] = GetParam();
+  std::unique_ptr<potential_strategy> s;
+  try {
+    s = make_strategy(name, params);
+  } catch (const input_error& e) {
+    const std::string msg = e.what();
+    // Only a team larger than this build launches may be rejected; the message names the key and the range.
+    EXPECT_NE(msg.find("test params:1:"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("'block_"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("block_width x block_rows must be in [1, "), std::string::npos) << msg;
+    if (!default_space_is_gpu()) {
+      EXPECT_FALSE(host_accepts(params)) << "rejected: " << msg;
+    }
+    return;
+  }
+  if (!default_space_is_gpu()) {
+    EXPECT_TRUE(host_accepts(params)) << "accepted a team the host cannot run";
+  }
+  const std::uint64_t seed = test_seed(3);
+  SCOPED_TRACE("seed " + std::to_string(seed));
+  const lattice g = make_lattice(0.5, -1.0, 2.0, 0.5, 37, 5, 3);
+  const atoms a = atoms_around(g, 150, 2.0, seed);
+  const std::vector<float> v = run_strategy(*s, a, g);
+  expect_within_tolerance(name, g, v, float64_expected(a, g), params + " on 37x5x3");
+}
+
+std::string printable(const ::testing::TestParamInfo<edge_case>& info) {
+  std::string out = info.param.strategy + "_" + std::to_string(info.index);
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(Edges, PotentialEdges, ::testing::ValuesIn(runnable_cases()), printable);
+
+}  // namespace
+}  // namespace ppl::test
