@@ -43,11 +43,24 @@ int run_cli(int argc, char** argv) {
   validate->add_option("job", job_path, "job file (YAML)")->required();
   validate->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
 
+  // CLI11 reports an unknown first word as "A subcommand is required": name it instead.
+  if (argc > 1 && argv[1][0] != '-') {
+    const std::string word = argv[1];
+    bool known = false;
+    for (const auto* sub : app.get_subcommands({})) known = known || sub->get_name() == word;
+    if (!known) {
+      std::cerr << "ppl: error: unknown command '" << word << "' (commands: info, strategies, run, validate)\n";
+      return static_cast<int>(ppl::exit_code::bad_input);
+    }
+  }
   try {
     app.parse(argc, argv);
+  } catch (const CLI::Success& e) {
+    return app.exit(e);  // --help: the usage on stdout, exit 0
   } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);
-    return rc == 0 ? 0 : static_cast<int>(ppl::exit_code::bad_input);
+    // One line on stderr, as for every other bad input (CLI11's own report takes two).
+    std::cerr << "ppl: error: " << e.what() << " (ppl --help lists the commands and options)\n";
+    return static_cast<int>(ppl::exit_code::bad_input);
   }
 
   if (info->parsed()) {

@@ -17,8 +17,10 @@ namespace {
 
 std::string canonical_of(const std::string& path) {
   std::error_code ec;
-  const auto c = fs::weakly_canonical(fs::absolute(path, ec), ec);
-  return ec ? fs::absolute(path).lexically_normal().string() : c.string();
+  const auto absolute = fs::absolute(path, ec);
+  if (ec) return fs::path(path).lexically_normal().string();
+  const auto c = fs::weakly_canonical(absolute, ec);
+  return ec ? absolute.lexically_normal().string() : c.string();
 }
 
 const char* role_name(file_role r) {
@@ -82,6 +84,9 @@ std::string config_node::output_file(const std::string& key, const std::vector<s
     if (p.empty()) throw input_error(at + ": " + name + " is empty");
     for (unsigned char ch : p)
       if (ch < 0x20 || ch == 0x7f) throw input_error(at + ": " + name + " contains a control character");
+    for (const auto& part : fs::path(p))
+      if (part.native().size() > 255)
+        throw input_error(at + ": " + name + ": a file or folder name longer than 255 bytes");
     std::error_code ec;
     const auto st = fs::symlink_status(p, ec);
     if (fs::is_directory(fs::status(p, ec))) throw input_error(at + ": " + name + ": '" + p + "' is a folder");

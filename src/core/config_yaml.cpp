@@ -50,6 +50,12 @@ std::string describe(const YAML::Node& n) {
 // case-insensitive: "stratgy" for "strategy".
 bool is_near_miss(const std::string& a, const std::string& b) {
   const std::size_t n = a.size(), m = b.size(), longest = std::max(n, m);
+  if (longest <= 3 && n == m) {  // short keys: only swapped letters ("jbo" for "job")
+    std::string sa = a, sb = b;
+    std::sort(sa.begin(), sa.end());
+    std::sort(sb.begin(), sb.end());
+    if (sa == sb && a != b) return true;
+  }
   const std::size_t limit = longest <= 3 ? 0 : longest <= 5 ? 1 : 2;
   if ((n > m ? n - m : m - n) > limit) return false;
   std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
@@ -162,6 +168,8 @@ void config_node::apply_override(const std::string& assignment) {
   } catch (const YAML::Exception& e) {
     throw input_error("--set " + assignment + ": invalid YAML value: " + e.msg);
   }
+  if (key_path_text.back() == '.')  // getline would drop the empty last key
+    throw input_error("--set " + assignment + ": empty key in '" + key_path_text + "'");
   std::vector<std::string> parts;
   std::stringstream ss(key_path_text);
   for (std::string p; std::getline(ss, p, '.');) {

@@ -94,7 +94,17 @@ std::string kokkos_flag_for_this_build(const std::string& flag) {
 #endif
     return flag;
   }
-  return flag;
+  // Kokkos skips flags it does not know (3.4 silently): a misspelt one would quietly run with the defaults.
+  static const char* const other_flags[] = {
+      "--kokkos-help",           "--kokkos-disable-warnings", "--kokkos-print-configuration",
+      "--kokkos-tune-internals", "--kokkos-tools-library",    "--kokkos-tools-libs",
+      "--kokkos-tools-args",     "--kokkos-tools-help",       "--kokkos-map-device-id-by"};
+  for (const char* f : other_flags)
+    if (name == f) return flag;
+  std::string known;
+  for (const char* f : integer_flags) known += std::string(known.empty() ? "" : ", ") + f;
+  for (const char* f : other_flags) known += std::string(", ") + f;
+  throw input_error(name + ": unknown Kokkos flag; known: " + known);
 }
 
 kokkos_session::kokkos_session(int& argc, char** argv) {

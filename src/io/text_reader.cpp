@@ -87,10 +87,11 @@ bool text_reader::fill() {
 
 bool text_reader::next(std::string& line) {
   for (;;) {
-    const auto nl = buf_.find('\n', pos_);
-    if (nl != std::string::npos) {
+    // Line ends: "\n", "\r\n" and a lone "\r" (old Mac files; read as one long line they would lose records).
+    const auto nl = buf_.find_first_of("\r\n", pos_);
+    if (nl != std::string::npos && (buf_[nl] == '\n' || nl + 1 < buf_.size() || eof_)) {
       line.assign(buf_, pos_, nl - pos_);
-      pos_ = nl + 1;
+      pos_ = nl + 1 + (buf_[nl] == '\r' && nl + 1 < buf_.size() && buf_[nl + 1] == '\n');
       break;
     }
     if (buf_.size() - pos_ > max_line)

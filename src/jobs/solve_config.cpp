@@ -56,6 +56,38 @@ void check_vector_header(const std::string& path, const std::string& where, cons
                       std::to_string(h.rows) + " entries, but the matrix has " + std::to_string(rows) + " rows");
 }
 
+// A square matrix with an empty row or column is singular whatever its values: an input error naming the first
+// such row or column (1-based, as in Matrix Market), before any work.
+void check_structurally_nonsingular(const host_csr& A, const std::string& what) {
+  std::vector<char> column_used(static_cast<std::size_t>(A.cols), 0);
+  for (int r = 0; r < A.rows; ++r) {
+    if (A.row_map[r] == A.row_map[r + 1])
+      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has no entries: the system is singular");
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) column_used[A.entries[j]] = 1;
+  }
+  for (int c = 0; c < A.cols; ++c)
+    if (!column_used[c])
+      throw input_error(what + ": column " + std::to_string(c + 1) +
+                        " (1-based) has no entries: the system is singular");
+}
+
+// Jacobi divides by the diagonal: a row without a finite nonzero one is reported with the file (the device-side
+// check in jacobi.cpp remains for generated and programmatic matrices).
+void check_jacobi_diagonal(const host_csr& A, const std::string& what) {
+  for (int r = 0; r < A.rows; ++r) {
+    double d = 0;
+    bool present = false;
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j)
+      if (A.entries[j] == r) present = true, d += A.values[j];
+    if (!present || d == 0.0 || !std::isfinite(d))
+      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has " +
+                        (!present   ? "no diagonal entry"
+                         : d == 0.0 ? "a zero diagonal"
+                                    : "a non-finite diagonal") +
+                        "; preconditioner: jacobi needs a nonzero diagonal in every row (use preconditioner: none)");
+  }
+}
+
 void read_matrix(const config_node& root, solve_config& s) {
   const auto m = root.child("matrix");
   if (!m.is_map()) throw input_error(m.where() + ": 'matrix' must be a map with 'file' or 'generator'");
@@ -65,6 +97,9 @@ void read_matrix(const config_node& root, solve_config& s) {
   if (file) {
     s.matrix_file = m.input_file("file");
     check_matrix_header(s);
+    s.matrix_host = std::make_shared<host_csr>(
+        read_input(s.matrix_where, "matrix.file", [&] { return read_matrix_market_host(s.matrix_file); }));
+    check_structurally_nonsingular(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
     return;
   }
   s.generator = m.get_choice("generator", "", {"convection_diffusion", "convection_diffusion_3x"});
@@ -90,6 +125,7 @@ void read_rhs(const config_node& root, solve_config& s) {
     s.rhs = solve_config::rhs_kind::file;
     s.rhs_file = r->input_file("file");
     check_vector_header(s.rhs_file, s.rhs_where, "rhs.file", s.rows);
+    s.rhs_host = read_input(s.rhs_where, "rhs.file", [&] { return read_matrix_market_vector_host(s.rhs_file); });
     return;
   }
   s.rhs = root.get_choice("rhs", "ones", {"ones", "manufactured"}) == "manufactured"
@@ -122,6 +158,8 @@ void read_solver(const config_node& root, solve_config& s) {
       s.x0_file = g->input_file("file");
       s.x0_where = g->where();
       check_vector_header(s.x0_file, s.x0_where, "solver.initial_guess.file", s.rows);
+      s.x0_host = read_input(s.x0_where, "solver.initial_guess.file",
+                             [&] { return read_matrix_market_vector_host(s.x0_file); });
     } else {
       c->get_choice("initial_guess", "zero", {"zero"});
     }
@@ -148,6 +186,8 @@ solve_config read_solve_config(const config_node& root) {
   read_matrix(root, s);
   read_rhs(root, s);
   read_solver(root, s);
+  if (s.matrix_host && s.options.preconditioner == preconditioner_kind::jacobi)
+    check_jacobi_diagonal(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
   read_spmv(root, s);
   if (auto out = optional_map(root, "output")) {
     s.solution_path = output_path(*out, "solution");

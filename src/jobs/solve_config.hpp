@@ -4,9 +4,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ppl/core/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
@@ -25,6 +27,11 @@ struct solve_config {
   std::string rhs_file, rhs_where;
   std::string x0_file, x0_where;  // empty: zero initial guess
 
+  // The input files' contents, read and checked when the job is read (so `ppl validate` rejects every bad entry a
+  // run would, and a run parses each file once); the run moves them to the device and frees them.
+  std::shared_ptr<host_csr> matrix_host;
+  std::vector<double> rhs_host, x0_host;
+
   std::string method = "bicgstab";
   solver_options options;
 
@@ -34,8 +41,8 @@ struct solve_config {
   std::optional<std::string> solution_path, history_path, summary_path;  // relative to the current folder
 };
 
-// Reads and checks the configuration, including the banner and size line of every input file (not their entries),
-// so that `ppl validate` rejects what a run would before any work.
+// Reads and checks the configuration and every input file (header first, then the entries, and the matrix's
+// structure), so that `ppl validate` rejects what a run would before any work.
 solve_config read_solve_config(const config_node& root);
 
 // Runs `read` (a reader of the file named by the job key `key` at `where`); its input errors, which name the

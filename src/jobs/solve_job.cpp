@@ -24,21 +24,6 @@
 namespace ppl {
 namespace {
 
-// A square matrix with an empty row or column is singular whatever its values: an input error naming the first
-// such row or column (1-based, as in Matrix Market), before any work.
-void check_structurally_nonsingular(const host_csr& A, const std::string& what) {
-  std::vector<char> column_used(static_cast<std::size_t>(A.cols), 0);
-  for (int r = 0; r < A.rows; ++r) {
-    if (A.row_map[r] == A.row_map[r + 1])
-      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has no entries: the system is singular");
-    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) column_used[A.entries[j]] = 1;
-  }
-  for (int c = 0; c < A.cols; ++c)
-    if (!column_used[c])
-      throw input_error(what + ": column " + std::to_string(c + 1) +
-                        " (1-based) has no entries: the system is singular");
-}
-
 vector_view host_function_vector(std::size_t n, double (*f)(std::size_t), const std::string& label) {
   vector_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
   auto h = Kokkos::create_mirror_view(v);
@@ -69,15 +54,8 @@ solve_job::system solve_job::load() {
   system s;
   Kokkos::Timer t;
   if (!cfg_.matrix_file.empty()) {
-    const host_csr A =
-        read_input(cfg_.matrix_where, "matrix.file", [&] { return read_matrix_market_host(cfg_.matrix_file); });
-    // The file may have changed since its header was checked; the structure is known only now.
-    if (A.rows != A.cols || A.rows != cfg_.rows)
-      throw input_error(cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "' is " + std::to_string(A.rows) +
-                        " x " + std::to_string(A.cols) + ", its size line said " + std::to_string(cfg_.rows) +
-                        " rows when the job was read");
-    check_structurally_nonsingular(A, cfg_.matrix_where + ": matrix.file: '" + cfg_.matrix_file + "'");
-    s.A = to_device(A, cfg_.matrix_file);
+    s.A = to_device(*cfg_.matrix_host, cfg_.matrix_file);  // read and checked with the job file
+    cfg_.matrix_host.reset();
     s.description = cfg_.matrix_file;
   } else {
     auto g = make_convection_diffusion(cfg_.gen);
@@ -102,10 +80,7 @@ solve_job::system solve_job::load() {
       }
       break;
     case solve_config::rhs_kind::file:
-      s.b = read_input(cfg_.rhs_where, "rhs.file", [&] { return read_matrix_market_vector(cfg_.rhs_file); });
-      if (s.b.extent(0) != n)
-        throw input_error(cfg_.rhs_where + ": rhs.file: '" + cfg_.rhs_file + "' has " + std::to_string(s.b.extent(0)) +
-                          " entries, the matrix " + std::to_string(n) + " rows");
+      s.b = to_device(cfg_.rhs_host, "ppl::solve::b");  // its length was checked with the job file
       break;
   }
   Kokkos::fence();
@@ -117,14 +92,7 @@ int solve_job::run(job_context& ctx) {
   const auto sys = load();
   const std::size_t n = sys.A.numRows();
   vector_view x("ppl::solve::x", n);
-  if (!cfg_.x0_file.empty()) {
-    auto x0 =
-        read_input(cfg_.x0_where, "solver.initial_guess.file", [&] { return read_matrix_market_vector(cfg_.x0_file); });
-    if (x0.extent(0) != n)
-      throw input_error(cfg_.x0_where + ": solver.initial_guess.file has " + std::to_string(x0.extent(0)) +
-                        " entries, the matrix " + std::to_string(n) + " rows");
-    Kokkos::deep_copy(x, x0);
-  }
+  if (!cfg_.x0_file.empty()) Kokkos::deep_copy(x, to_device(cfg_.x0_host, "ppl::solve::x0"));
   cfg_.spmv->prepare(sys.A);
   const double nnz_per_row = n ? double(sys.A.nnz()) / double(n) : 0.0;
   ctx.out << fmt::format("solve: {} rows, {} nonzeros ({:.2f} per row), loaded in {:.3f} s\n", n, sys.A.nnz(),
