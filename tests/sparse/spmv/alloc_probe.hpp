@@ -7,6 +7,14 @@
 
 namespace ppl::test {
 
+// nvcc compiles every function of a .cpp for the device as well, and a replaced operator new cannot be (it touches
+// host globals): the probe exists in host-compiler builds only, where CI runs it; CUDA builds skip the bound.
+#if defined(__CUDACC__)
+inline constexpr bool allocation_probe_available = false;
+#else
+inline constexpr bool allocation_probe_available = true;
+#endif
+
 std::size_t largest_allocation_during(const std::function<void()>& f);
 
 }  // namespace ppl::test

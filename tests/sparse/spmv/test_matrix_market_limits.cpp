@@ -47,7 +47,9 @@ TEST_P(oversized_claim, is_an_input_error_without_allocating_from_the_header) {
   });
   EXPECT_THAT(msg, ::testing::HasSubstr(path + ":" + std::to_string(c.line) + ": "));
   EXPECT_THAT(msg, ::testing::HasSubstr(c.says));
-  EXPECT_LE(largest, small_file_budget) << "largest allocation while reading " << c.name;
+  if (test::allocation_probe_available) {
+    EXPECT_LE(largest, small_file_budget) << "largest allocation while reading " << c.name;
+  }
 }
 
 #define MM_GENERAL "%%MatrixMarket matrix coordinate real general\n"
