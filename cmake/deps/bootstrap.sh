@@ -61,7 +61,7 @@ done
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib
-  clang-14 libclang-rt-14-dev libomp-14-dev)
+  clang-14 libclang-rt-14-dev libomp-14-dev ccache)
 
 install_debian_packages() {
   local missing=()
