@@ -80,13 +80,17 @@ TEST(PotentialTolerance, RejectsALostNewtonStepAndAnUnrefinedRsqrt) {
     const comparison c_good = compare(good, e, t);
     EXPECT_EQ(c_good.failures, 0u) << c_good.describe(in.g, good, e, t);
     EXPECT_LE(c_good.relative_l2, max_relative_l2);
-    const std::vector<float> kernel = run_strategy(*make_strategy("gather"), in.a, in.g);
-    double max_diff = 0.0, max_bound = 0.0;
-    for (std::size_t i = 0; i < good.size(); ++i) {
-      max_diff = std::max(max_diff, double(std::abs(good[i] - kernel[i])));
-      max_bound = std::max(max_bound, bound_at(e, i, t));
+    // On host backends the emulation is the kernel's arithmetic to the bit; a GPU kernel rounds differently
+    // (fast-math rsqrt, fused operations), so there the strategy tests bound it instead.
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, Kokkos::DefaultExecutionSpace::memory_space>::accessible) {
+      const std::vector<float> kernel = run_strategy(*make_strategy("gather"), in.a, in.g);
+      double max_diff = 0.0, max_bound = 0.0;
+      for (std::size_t i = 0; i < good.size(); ++i) {
+        max_diff = std::max(max_diff, double(std::abs(good[i] - kernel[i])));
+        max_bound = std::max(max_bound, bound_at(e, i, t));
+      }
+      EXPECT_LE(max_diff, 1e-3 * max_bound) << "the emulation is not the gather kernel's arithmetic";
     }
-    EXPECT_LE(max_diff, 1e-3 * max_bound) << "the emulation is not the gather kernel's arithmetic";
 
     // One Newton step less (every term up to 39.7 eps low): rejected where the terms do not cancel, at nine in ten
     // points of the positive charges (measured: 8416 to 8854 of 9361 over 12 seeds). Where they do (mixed charges,
