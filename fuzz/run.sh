@@ -69,7 +69,8 @@ for name in "${names[@]}"; do
   fi
   runs=$(grep -m1 '^stat::number_of_executed_units' "$log" | awk '{print $2}')
   speed=$(grep -m1 '^stat::average_exec_per_sec' "$log" | awk '{print $2}')
-  echo "fuzz_$name: ${runs:-?} executions in $((SECONDS - start)) s (${speed:-?}/s), corpus $(ls "$work/corpus/$name" | wc -l) files"
+  echo "fuzz_$name: ${runs:-?} executions in $((SECONDS - start)) s (${speed:-?}/s)," \
+    "corpus $(ls "$work/corpus/$name" | wc -l) files"
 done
 ls "$work/crashes" 2>/dev/null | sed 's/^/artefact: /'
 exit $status
