@@ -1,4 +1,5 @@
 // The only file that includes yaml-cpp: parsing, typed access with file:line:col errors, unknown-key checks.
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -113,25 +114,65 @@ void check_structure(const YAML::Node& n, const std::string& source, std::size_t
   }
 }
 
+// Records whether a YAML document holds anything but a null root, and where that content starts.
+class content_probe final : public YAML::EventHandler {
+ public:
+  bool has_content = false;
+  YAML::Mark mark, null_mark;
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { null_mark = m; }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    note(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void note(const YAML::Mark& m) {
+    if (!has_content) mark = m;
+    has_content = true;
+  }
+};
+
+// A second YAML document after '---' would be ignored silently, so it is an error. YAML::LoadAll is not used:
+// yaml-cpp 0.7 (Debian 12) returns empty documents forever on some malformed streams (a ',' where a node should
+// start: yaml-cpp issue #1040, fixed upstream in 0.8.1 by PR #1319), so the documents are walked here with a bound.
+void check_single_document(const std::string& text, const std::string& source) {
+  constexpr int max_documents = 64;
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  for (int d = 0;; ++d) {
+    content_probe probe;
+    if (!parser.HandleNextDocument(probe)) return;
+    if (d > 0 && probe.has_content)
+      throw input_error(place(source, probe.mark) + ": a second YAML document ('---'); a job file holds one job");
+    if (d >= max_documents)  // in practice only the stalled parser gets here; it stalls at the stray token
+      throw input_error(place(source, probe.null_mark) + ": invalid YAML: more than " + std::to_string(max_documents) +
+                        " documents (a stray ','?)");
+  }
+}
+
 }  // namespace
 
 config_node config_node::from_string(const std::string& text, const std::string& source_name) {
   auto s = std::make_shared<state>();
   s->source = source_name;
   auto n = std::make_shared<impl>();
-  std::vector<YAML::Node> docs;
+  YAML::Node doc;
   try {
-    docs = YAML::LoadAll(text);
+    doc = YAML::Load(text);
+    if (!doc.IsMap()) throw input_error(source_name + ":1:1: a job file must be a YAML map (key: value lines)");
+    check_single_document(text, source_name);
   } catch (const YAML::Exception& e) {
     throw input_error(place(source_name, e.mark) + ": invalid YAML: " + e.msg);
   }
-  for (std::size_t d = 1; d < docs.size(); ++d)
-    if (docs[d].IsDefined() && !docs[d].IsNull())
-      throw input_error(place(source_name, docs[d].Mark()) +
-                        ": a second YAML document ('---'); a job file holds one job");
-  if (docs.empty() || !docs[0].IsMap())
-    throw input_error(source_name + ":1:1: a job file must be a YAML map (key: value lines)");
-  n->node = docs[0];
+  n->node = doc;
   std::size_t visited = 0;
   check_structure(n->node, source_name, visited);
   return config_node(s, n, "");

@@ -107,6 +107,11 @@ TEST(config, duplicate_keys_second_documents_and_misspelt_required_keys) {
   msg = error_of([] { ppl::config_node::from_string("a: 1\n---\na: 2\n", "two.yaml"); });
   EXPECT_NE(msg.find("two.yaml:3:1: a second YAML document"), std::string::npos) << msg;
   EXPECT_NO_THROW(ppl::config_node::from_string("a: 1\n---\n", "trailing.yaml"));
+  // Stray commas made yaml-cpp 0.7's LoadAll loop forever (fuzz_job): each is an error now, at its place.
+  msg = error_of([] { ppl::config_node::from_string(", 4]}\nb: 1\n", "comma.yaml"); });
+  EXPECT_NE(msg.find("comma.yaml:1:1: a job file must be a YAML map"), std::string::npos) << msg;
+  msg = error_of([] { ppl::config_node::from_string("a: 1\n---\n,\n", "comma2.yaml"); });
+  EXPECT_NE(msg.find("comma2.yaml:3:1: invalid YAML"), std::string::npos) << msg;
   // A misspelt required key: the reader goes on with it, and the check names the typo and every valid key.
   auto c = ppl::config_node::from_string("lattice: 1\nstratgy: x\n", "m.yaml");
   EXPECT_EQ(c.get<std::string>("strategy"), "x");
