@@ -36,10 +36,9 @@ verification verify(const scenario& s) {
   for (int i = 0; i < 1024; ++i) idx.push_back(pick(rng));
   double d2 = 0.0, r2 = 0.0, dmax = 0.0, rmax = 0.0;
   verification v;
-  const int nx = s.g.dims[0], ny = s.g.dims[1];
   for (std::size_t p : idx) {
-    const int i = int(p % nx), j = int((p / nx) % ny), k = int(p / (std::size_t(nx) * ny));
-    const double ref = reference_potential_at(s.host, s.g.coord(0, i), s.g.coord(1, j), s.g.coord(2, k));
+    const auto at = s.g.point(p);
+    const double ref = reference_potential_at(s.host, at[0], at[1], at[2]);
     const double got = h(p);
     if (!std::isfinite(got)) v.ok = false;
     d2 += (got - ref) * (got - ref);
@@ -67,16 +66,16 @@ std::function<void()> runner(const scenario& s, const variant& v) {
     };
 #endif
   }
-  std::shared_ptr<potential_strategy> strategy;
-  const auto& entry = potential_strategies().get(v.strategy, "bench");
+  std::shared_ptr<const potential_strategy> strategy;
   if (v.params.empty()) {
-    strategy = entry.factory(nullptr);
+    strategy = make_potential_strategy(v.strategy, nullptr, coulomb_interaction(), "bench");
   } else {
     const config_node params = config_node::from_string(v.params, "bench params");
-    strategy = entry.factory(&params);
-    params.check_all_used();
+    strategy = make_potential_strategy(v.strategy, &params, coulomb_interaction(), "bench");
   }
-  return [&s, strategy] { strategy->compute(s.host, s.device, s.g, s.out); };
+  // Set-up (staging the atoms) once per variant, apart from the timed computes.
+  std::shared_ptr<const potential_plan> plan = strategy->prepare({s.host, s.g, coulomb_interaction()});
+  return [&s, strategy, plan] { strategy->compute(*plan, s.out, write_mode::overwrite); };
 }
 
 void run_variant(benchmark::State& state, const scenario_spec* spec, const variant* v) {

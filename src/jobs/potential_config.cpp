@@ -157,15 +157,28 @@ void read_physics(const config_node& root, potential_job_config& j) {
   j.physics.units = parse_potential_units(p->get_choice("units", "e_per_angstrom", potential_unit_names()));
   j.physics.permittivity = p->get_in<double>("permittivity", 1.0, 1e-6, 1e6);
   j.physics.exclusion_radius = p->get_in<double>("exclusion_radius", 0.0, 0.0, 1000.0);
+  const auto in = optional_map(*p, "interaction");
+  if (!in) return;
+  j.pair.kind = parse_interaction_kind(in->get_choice("kind", "coulomb", interaction_kind_names()));
+  if (!j.pair.is_cutoff()) {
+    for (const char* key : {"radius", "function"})
+      if (in->has(key))
+        throw input_error(in->where(key) + ": '" + in->key_path(key) + "' applies only to kind: cutoff");
+    return;
+  }
+  if (!in->has("radius")) throw input_error(in->where() + ": missing required key '" + in->key_path("radius") + "'");
+  // Above 1000 A a cutoff is no cutoff (use coulomb); bins and offset lists would only grow.
+  j.pair.radius = in->get_in<double>("radius", 0.0, 1e-3, 1000.0);
+  j.pair.function = parse_cutoff_function(in->get_choice("function", "cutcp", cutoff_function_names()));
 }
 
 void read_strategy(const config_node& root, potential_job_config& j) {
   j.strategy_name = root.get<std::string>("strategy");
-  const auto& entry = potential_strategies().get(j.strategy_name, root.where("strategy") + ": strategy");
   const auto params = root.find("strategy_params");
   if (params && !params->is_map())
     throw input_error(params->where() + ": 'strategy_params' must be a map of the strategy's parameters");
-  j.strategy = entry.factory(params ? &*params : nullptr);
+  j.strategy = make_potential_strategy(j.strategy_name, params ? &*params : nullptr, j.pair,
+                                       root.where("strategy") + ": strategy");
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {

@@ -19,6 +19,7 @@ struct potential_job_config {
   lattice grid;
   bool single_plane = false;
   physics_options physics;
+  interaction pair;  // physics.interaction
   std::string strategy_name;
   std::unique_ptr<potential_strategy> strategy;
   std::optional<std::string> dx, raw, summary;  // output paths (relative to the working folder)

@@ -41,9 +41,10 @@ struct coalesced_kernel {
 
   Kokkos::View<const atom4*> atoms;
   potential_view out;
-  int nx, ny, nrows, n;
+  spatial::lattice_shape g;
+  int nrows, n;
   int width, rows, blocks_x, tile;
-  float h;
+  bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     scratch_view s(m.team_scratch(0), tile);
@@ -53,10 +54,10 @@ struct coalesced_kernel {
     const int i0 = bx * width * C + tx;
     const int row = by * rows + ty;
     const int rowc = row < nrows ? row : nrows - 1;  // compute somewhere valid, store nothing
-    const float y = float(rowc % ny) * h, z = float(rowc / ny) * h;
+    const float y = g.row_y(rowc), z = g.row_z(rowc);
     float x[C], v[C];
     for (int c = 0; c < C; ++c) {
-      x[c] = float(i0 + c * width) * h;
+      x[c] = g.coord(i0 + c * width);
       v[c] = 0.0f;
     }
     for (int t0 = 0; t0 < n; t0 += tile) {
@@ -71,10 +72,10 @@ struct coalesced_kernel {
       for (int a = 0; a < count; ++a) Row::template apply<C>(x, y, z, s(a), v);
     }
     if (row < nrows) {
-      const std::int64_t base = std::int64_t(row) * nx;
+      const std::int64_t base = g.row_start(row);
       for (int c = 0; c < C; ++c) {
         const int i = i0 + c * width;
-        if (i < nx) out(base + i) = v[c];
+        if (i < g.nx) kernels::store_point(out(base + i), v[c], accumulate);
       }
     }
   }
@@ -152,7 +153,7 @@ void check_tile_shape(const std::string& label, const config_node* params, tile_
 // One launch over the lattice; `label` names the kernel for profilers and errors.
 template <int C, class Row>
 void launch_coalesced(const std::string& label, const device_atoms& a, const lattice& g, potential_view out,
-                      tile_shape shape) {
+                      tile_shape shape, bool accumulate) {
   using kernel_type = coalesced_kernel<C, Row>;
   const tile_shape s = resolve_shape(shape, C, g);
   const int nrows = g.dims[1] * g.dims[2];
@@ -167,8 +168,7 @@ void launch_coalesced(const std::string& label, const device_atoms& a, const lat
                                           " exceeds this backend's team size limit " + std::to_string(max_team));
   typename kernel_type::policy policy(int(league), s.width * s.rows);
   policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
-  const kernel_type kernel{a.data,  out,    g.dims[0], g.dims[1], nrows,           int(a.size()),
-                           s.width, s.rows, blocks_x,  s.tile,    float(g.spacing)};
+  const kernel_type kernel{a.data, out, g.shape(), nrows, int(a.size()), s.width, s.rows, blocks_x, s.tile, accumulate};
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
 }
 

@@ -13,42 +13,44 @@ template <bool Fast>
 struct gather_kernel {
   Kokkos::View<const atom4*> atoms;
   potential_view out;
-  int nx, ny, n;
-  float h;
+  spatial::lattice_shape g;
+  int n;
+  bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
-    const int i = int(idx % nx);
-    const std::int64_t row = idx / nx;
-    const int j = int(row % ny), k = int(row / ny);
-    const float x = float(i) * h, y = float(j) * h, z = float(k) * h;
+    int i, j, k;
+    g.ijk(idx, i, j, k);
+    const float x = g.coord(i), y = g.coord(j), z = g.coord(k);
     float v = 0.0f;
     for (int a = 0; a < n; ++a) {
       const atom4 at = atoms(a);
       const float dx = x - at.x, dy = y - at.y, dz = z - at.z;
       v += at.q * kernels::masked_inverse_distance<Fast>(dx * dx + dy * dy + dz * dz);
     }
-    out(idx) = v;
+    kernels::store_point(out(idx), v, accumulate);
   }
 };
 
-class gather_strategy final : public potential_strategy {
+class gather_strategy final : public direct_strategy {
  public:
   explicit gather_strategy(bool fast) : fast_(fast) {}
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("gather");
-    const Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> policy(0, std::int64_t(g.size()));
+    const direct_plan& p = plan_of(plan);
+    const Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> policy(0, std::int64_t(p.grid.size()));
+    const bool acc = mode == write_mode::accumulate;
     if (fast_)
-      launch<true>(a, g, out, policy);
+      launch<true>(p, out, acc, policy);
     else
-      launch<false>(a, g, out, policy);
+      launch<false>(p, out, acc, policy);
     Kokkos::fence();
   }
 
  private:
   template <bool Fast, class Policy>
-  static void launch(const device_atoms& a, const lattice& g, potential_view out, const Policy& policy) {
+  static void launch(const direct_plan& p, potential_view out, bool acc, const Policy& policy) {
     Kokkos::parallel_for("ppl::potential::gather", policy,
-                         gather_kernel<Fast>{a.data, out, g.dims[0], g.dims[1], int(a.size()), float(g.spacing)});
+                         gather_kernel<Fast>{p.atoms.data, out, p.grid.shape(), int(p.atoms.size()), acc});
   }
   bool fast_;
 };

@@ -12,14 +12,16 @@
 namespace ppl::potential_detail {
 namespace {
 
-class coalesced_strategy final : public potential_strategy {
+class coalesced_strategy final : public direct_strategy {
  public:
   coalesced_strategy(int c, tile_shape shape) : c_(c), shape_(shape) {}
 
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("gather_coalesced");
+    const direct_plan& p = plan_of(plan);
     with_coarsening(c_, [&](auto tag) {
-      launch_coalesced<decltype(tag)::value, portable_row>("gather_coalesced", a, g, out, shape_);
+      launch_coalesced<decltype(tag)::value, portable_row>("gather_coalesced", p.atoms, p.grid, out, shape_,
+                                                           mode == write_mode::accumulate);
     });
     Kokkos::fence();
   }

@@ -14,45 +14,48 @@ template <int C>
 struct coarsened_kernel {
   Kokkos::View<const atom4*> atoms;
   potential_view out;
-  int nx, ny, n, blocks_x;  // blocks_x = ceil(nx / C) threads per row
-  float h;
+  spatial::lattice_shape g;
+  int n, blocks_x;  // blocks_x = ceil(nx / C) threads per row
+  bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t t) const {
     const int i0 = int(t % blocks_x) * C;
     const std::int64_t row = t / blocks_x;
-    const float y = float(row % ny) * h, z = float(row / ny) * h;
+    const float y = g.row_y(row), z = g.row_z(row);
     float x[C], v[C];
     for (int c = 0; c < C; ++c) {
-      x[c] = float(i0 + c) * h;
+      x[c] = g.coord(i0 + c);
       v[c] = 0.0f;
     }
     for (int a = 0; a < n; ++a) {
       const atom4 at = atoms(a);
       kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.q, v);
     }
-    const std::int64_t base = row * nx + i0;
+    const std::int64_t base = g.row_start(row) + i0;
     for (int c = 0; c < C; ++c)
-      if (i0 + c < nx) out(base + c) = v[c];
+      if (i0 + c < g.nx) kernels::store_point(out(base + c), v[c], accumulate);
   }
 };
 
-class coarsened_strategy final : public potential_strategy {
+class coarsened_strategy final : public direct_strategy {
  public:
   explicit coarsened_strategy(int c) : c_(c) {}
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("gather_coarsened");
-    with_coarsening(c_, [&](auto tag) { launch<decltype(tag)::value>(a, g, out); });
+    const direct_plan& p = plan_of(plan);
+    with_coarsening(c_, [&](auto tag) { launch<decltype(tag)::value>(p, out, mode == write_mode::accumulate); });
     Kokkos::fence();
   }
 
  private:
   template <int C>
-  static void launch(const device_atoms& a, const lattice& g, potential_view out) {
-    const int blocks_x = int(ceil_div(g.dims[0], C));
-    const std::int64_t threads = std::int64_t(blocks_x) * g.dims[1] * g.dims[2];
-    Kokkos::parallel_for(
-        "ppl::potential::gather_coarsened", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, threads),
-        coarsened_kernel<C>{a.data, out, g.dims[0], g.dims[1], int(a.size()), blocks_x, float(g.spacing)});
+  static void launch(const direct_plan& p, potential_view out, bool acc) {
+    const spatial::lattice_shape g = p.grid.shape();
+    const int blocks_x = int(ceil_div(g.nx, C));
+    const std::int64_t threads = std::int64_t(blocks_x) * g.rows();
+    Kokkos::parallel_for("ppl::potential::gather_coarsened",
+                         Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, threads),
+                         coarsened_kernel<C>{p.atoms.data, out, g, int(p.atoms.size()), blocks_x, acc});
   }
   int c_;
 };

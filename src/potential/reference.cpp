@@ -8,26 +8,32 @@
 
 namespace ppl {
 
-double reference_potential_at(const atoms& a, double x, double y, double z) {
+double reference_potential_at(const atoms& a, double x, double y, double z, const interaction& physics) {
   double v = 0.0;
   const std::size_t n = a.size();
+  if (!physics.is_cutoff()) {  // the plain loop: the oracle of every direct strategy, kept free of branches
+    for (std::size_t i = 0; i < n; ++i) {
+      const double dx = x - a.x[i], dy = y - a.y[i], dz = z - a.z[i];
+      const double r2 = dx * dx + dy * dy + dz * dz;
+      if (r2 >= coincidence_radius2) v += a.q[i] / std::sqrt(r2);
+    }
+    return v;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     const double dx = x - a.x[i], dy = y - a.y[i], dz = z - a.z[i];
-    const double r2 = dx * dx + dy * dy + dz * dz;
-    if (r2 >= coincidence_radius2) v += a.q[i] / std::sqrt(r2);
+    v += pair_potential_f64(physics, a.q[i], dx * dx + dy * dy + dz * dz);
   }
   return v;
 }
 
-std::vector<double> reference_potential(const atoms& a, const lattice& g) {
+std::vector<double> reference_potential(const atoms& a, const lattice& g, const interaction& physics) {
   std::vector<double> out(g.size());
-  const int nx = g.dims[0], ny = g.dims[1];
   using host = Kokkos::DefaultHostExecutionSpace;
   Kokkos::parallel_for("ppl::potential::reference",
                        Kokkos::RangePolicy<host, Kokkos::IndexType<std::int64_t>>(0, std::int64_t(g.size())),
                        [&](std::int64_t idx) {
-                         const int i = int(idx % nx), j = int((idx / nx) % ny), k = int(idx / (std::int64_t(nx) * ny));
-                         out[std::size_t(idx)] = reference_potential_at(a, g.coord(0, i), g.coord(1, j), g.coord(2, k));
+                         const auto p = g.point(std::size_t(idx));
+                         out[std::size_t(idx)] = reference_potential_at(a, p[0], p[1], p[2], physics);
                        });
   host().fence();
   return out;
@@ -36,13 +42,26 @@ std::vector<double> reference_potential(const atoms& a, const lattice& g) {
 namespace potential_detail {
 namespace {
 
+// The reference keeps the float64 atoms (the device copy would round them).
+class reference_plan final : public potential_plan {
+ public:
+  explicit reference_plan(const potential_problem& p) : potential_plan(p), input(p.input) {}
+  atoms input;
+};
+
 class reference_strategy final : public potential_strategy {
  public:
-  void compute(const atoms& host_atoms, const device_atoms&, const lattice& g, potential_view out) override {
+  std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
+    return std::make_unique<reference_plan>(p);
+  }
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("reference");
-    const std::vector<double> v = reference_potential(host_atoms, g);
+    const auto* p = dynamic_cast<const reference_plan*>(&plan);
+    if (p == nullptr) throw error(exit_code::failure, "reference: given another strategy's plan");
+    const std::vector<double> v = reference_potential(p->input, p->grid, p->physics);
     auto h = Kokkos::create_mirror_view(out);
-    for (std::size_t i = 0; i < v.size(); ++i) h(i) = float(v[i]);
+    if (mode == write_mode::accumulate) Kokkos::deep_copy(h, out);
+    for (std::size_t i = 0; i < v.size(); ++i) h(i) = mode == write_mode::accumulate ? float(h(i) + v[i]) : float(v[i]);
     Kokkos::deep_copy(out, h);
     Kokkos::fence();
   }

@@ -1,6 +1,7 @@
 // The potential family's one name -> factory table. The name is the config value `strategy`, the test parameter,
 // the benchmark label and the profiling region. CUDA-only strategies (names ending in _cuda) are registered in
 // every build and have a factory only in CUDA builds; asking for one elsewhere is an input error that says so.
+#include "ppl/core/error.hpp"
 #include "strategy_support.hpp"
 
 namespace ppl {
@@ -9,25 +10,47 @@ const potential_registry& potential_strategies() {
   static const potential_registry table = [] {
     using namespace potential_detail;
     potential_registry r("potential strategy");
-    r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference});
+    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff"};
+    r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference,
+           build_requirement::none, any});
     r.add({"scatter", "one thread per atom, atomic adds into the lattice (slow: contended atomics)", "all",
-           make_scatter});
-    r.add({"gather", "one thread per point, atoms from a View; rsqrt: fast|ieee", "all", make_gather});
+           make_scatter, build_requirement::none, coulomb});
+    r.add({"gather", "one thread per point, atoms from a View; rsqrt: fast|ieee", "all", make_gather,
+           build_requirement::none, coulomb});
     r.add({"gather_coarsened", "C consecutive points along x per thread (coarsening: 1|2|4|8|16)", "all",
-           make_gather_coarsened});
+           make_gather_coarsened, build_requirement::none, coulomb});
     r.add({"gather_coalesced",
            "C points per thread strided by the block width, atoms tiled in team scratch (coarsening, block_width, "
            "block_rows, tile_atoms)",
-           "all", make_gather_coalesced});
+           "all", make_gather_coalesced, build_requirement::none, coulomb});
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
-           "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda});
+           "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda, coulomb});
     r.add({"gather_hybrid_rsqrt_cuda",
            "gather_coalesced's tiles; of the coarsening 8|16 points per thread, software_points (at most half) use a "
            "software rsqrt on the FMA pipe",
-           "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda});
+           "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda, coulomb});
     return r;
   }();
   return table;
+}
+
+bool supports(const potential_registry::entry& e, const interaction& physics) {
+  return e.can(config_name(physics.kind));
+}
+
+std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const config_node* params,
+                                                            const interaction& physics, const std::string& where) {
+  const auto& entry = potential_strategies().get(name, where);
+  if (!supports(entry, physics)) {
+    std::string able;
+    for (const auto& e : potential_strategies().entries())
+      if (supports(e, physics)) able += (able.empty() ? "" : ", ") + e.name;
+    throw input_error(where + ": potential strategy '" + name + "' does not support the " + config_name(physics.kind) +
+                      " interaction; strategies that do: " + able);
+  }
+  auto s = entry.factory(params);
+  if (params != nullptr) params->check_all_used();
+  return s;
 }
 
 }  // namespace ppl

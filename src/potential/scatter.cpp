@@ -9,25 +9,25 @@
 namespace ppl::potential_detail {
 namespace {
 
-class scatter_strategy final : public potential_strategy {
+class scatter_strategy final : public direct_strategy {
  public:
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("scatter");
-    Kokkos::deep_copy(out, 0.0f);
-    const Kokkos::View<const atom4*> atoms_v = a.data;
-    const int nx = g.dims[0], ny = g.dims[1], nz = g.dims[2];
-    const float h = float(g.spacing);
+    const direct_plan& p = plan_of(plan);
+    if (mode == write_mode::overwrite) Kokkos::deep_copy(out, 0.0f);
+    const Kokkos::View<const atom4*> atoms_v = p.atoms.data;
+    const spatial::lattice_shape g = p.grid.shape();
     Kokkos::parallel_for(
-        "ppl::potential::scatter", Kokkos::RangePolicy<>(0, int(a.size())), KOKKOS_LAMBDA(int n) {
+        "ppl::potential::scatter", Kokkos::RangePolicy<>(0, int(p.atoms.size())), KOKKOS_LAMBDA(int n) {
           const atom4 at = atoms_v(n);
-          for (int k = 0; k < nz; ++k) {
-            const float dz = float(k) * h - at.z;
-            for (int j = 0; j < ny; ++j) {
-              const float dy = float(j) * h - at.y;
+          for (int k = 0; k < g.nz; ++k) {
+            const float dz = g.coord(k) - at.z;
+            for (int j = 0; j < g.ny; ++j) {
+              const float dy = g.coord(j) - at.y;
               const float dyz2 = dy * dy + dz * dz;
-              const std::size_t row = (std::size_t(k) * ny + j) * nx;
-              for (int i = 0; i < nx; ++i) {
-                const float dx = float(i) * h - at.x;
+              const std::int64_t row = g.index(0, j, k);
+              for (int i = 0; i < g.nx; ++i) {
+                const float dx = g.coord(i) - at.x;
                 Kokkos::atomic_add(&out(row + i), at.q * kernels::masked_inverse_distance<true>(dx * dx + dyz2));
               }
             }

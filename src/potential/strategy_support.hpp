@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "ppl/core/config.hpp"
+#include "ppl/core/error.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 
 namespace ppl::potential_detail {
@@ -21,6 +22,29 @@ std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* par
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);
 #endif
+
+// The plan of the direct (all-pairs) strategies: the atoms staged on the device (to_device).
+class direct_plan : public potential_plan {
+ public:
+  explicit direct_plan(const potential_problem& p) : potential_plan(p), atoms(to_device(p.input, p.grid)) {}
+  device_atoms atoms;
+};
+
+// Base of the direct strategies: prepare() stages the atoms; plan_of() recovers the plan (a plan made by another
+// kind of strategy is a programming error).
+class direct_strategy : public potential_strategy {
+ public:
+  std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
+    return std::make_unique<direct_plan>(p);
+  }
+
+ protected:
+  static const direct_plan& plan_of(const potential_plan& p) {
+    const auto* d = dynamic_cast<const direct_plan*>(&p);
+    if (d == nullptr) throw error(exit_code::failure, "a direct-summation strategy was given another strategy's plan");
+    return *d;
+  }
+};
 
 // Kokkos profiling region "ppl::potential[<name>]" for the lifetime of the object (the name is the registry key).
 class profiling_region {

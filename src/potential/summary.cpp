@@ -52,6 +52,7 @@ std::string to_text(const potential_summary& s) {
                  g.dims[0], g.dims[1], g.dims[2], g.size(), g.spacing, g.origin[0], g.origin[1], g.origin[2],
                  s.single_plane ? " (single plane)" : "");
   fmt::format_to(it, "strategy     {}\n", s.strategy);
+  fmt::format_to(it, "interaction  {}\n", s.pair.describe());
   fmt::format_to(it, "physics      units {}, permittivity {}, exclusion radius {} A ({} points zeroed)\n", u,
                  s.physics.permittivity, s.physics.exclusion_radius, s.excluded_points);
   const auto& v = s.values;
@@ -63,7 +64,11 @@ std::string to_text(const potential_summary& s) {
   const auto& t = s.timing;
   fmt::format_to(it, "time         median {:.6g} s, min {:.6g} s, max {:.6g} s ({} warm-up, {} timed)\n", t.median,
                  t.min, t.max, t.warmup, t.seconds.size());
+  fmt::format_to(it, "set-up       {:.6g} s (once, not in the times above)\n", s.setup_seconds);
   fmt::format_to(it, "throughput   {:.4g} atom-evaluations/s\n", s.evaluations_per_s);
+  if (s.pairs_within > 0)
+    fmt::format_to(it, "efficiency   {:.1f}% of the pairs examined lie within the cutoff\n",
+                   100.0 * s.pairs_within / s.evaluations);
   const auto& ver = s.verification;
   if (ver.mode == "none")
     fmt::format_to(it, "verification none\n");
@@ -87,6 +92,11 @@ std::string to_json(const potential_summary& s) {
                   {"points", g.size()},
                   {"single_plane", s.single_plane}};
   j["strategy"] = s.strategy;
+  j["interaction"] = {{"kind", config_name(s.pair.kind)}};
+  if (s.pair.is_cutoff()) {
+    j["interaction"]["radius"] = s.pair.radius;
+    j["interaction"]["function"] = config_name(s.pair.function);
+  }
   j["physics"] = {{"units", config_name(s.physics.units)},          {"unit_label", unit_label(s.physics.units)},
                   {"unit_factor", unit_factor(s.physics.units)},    {"permittivity", s.physics.permittivity},
                   {"exclusion_radius", s.physics.exclusion_radius}, {"excluded_points", s.excluded_points}};
@@ -100,7 +110,12 @@ std::string to_json(const potential_summary& s) {
   j["timing"] = {{"warmup", t.warmup},   {"repeats", t.seconds.size()},
                  {"seconds", t.seconds}, {"median_s", t.median},
                  {"min_s", t.min},       {"max_s", t.max}};
+  j["setup_s"] = s.setup_seconds;
   j["evaluations"] = s.evaluations;
+  if (s.pairs_within > 0) {
+    j["pairs_within_cutoff"] = s.pairs_within;
+    j["work_efficiency"] = s.pairs_within / s.evaluations;
+  }
   j["atom_evaluations_per_s"] = s.evaluations_per_s;
   const auto& ver = s.verification;
   j["verification"] = {{"mode", ver.mode},

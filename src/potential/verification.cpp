@@ -15,7 +15,9 @@
 namespace ppl {
 
 // The verification uses the registry's float64 oracle, so the job and the `reference` strategy cannot drift apart.
-double potential_f64(const atoms& a, double px, double py, double pz) { return reference_potential_at(a, px, py, pz); }
+double potential_f64(const atoms& a, double px, double py, double pz, const interaction& physics) {
+  return reference_potential_at(a, px, py, pz, physics);
+}
 
 namespace {
 
@@ -28,8 +30,8 @@ struct accumulator {
 };
 
 // float64 reference at the given lattice points, in parallel on the host, in chunks so memory stays bounded.
-void check_points(const atoms& a, const lattice& g, const float* values, const std::vector<std::size_t>* picked,
-                  std::size_t count, accumulator& acc) {
+void check_points(const atoms& a, const lattice& g, const interaction& physics, const float* values,
+                  const std::vector<std::size_t>* picked, std::size_t count, accumulator& acc) {
   constexpr std::size_t chunk = std::size_t(1) << 18;
   std::vector<double> ref(std::min(chunk, count));
   for (std::size_t begin = 0; begin < count; begin += chunk) {
@@ -37,11 +39,8 @@ void check_points(const atoms& a, const lattice& g, const float* values, const s
     auto point = [&](std::size_t n) { return picked ? (*picked)[begin + n] : begin + n; };
     Kokkos::parallel_for("ppl::potential::verify_f64", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m),
                          [&](std::size_t n) {
-                           const std::size_t p = point(n);
-                           const int i = int(p % std::size_t(g.dims[0]));
-                           const int j = int((p / std::size_t(g.dims[0])) % std::size_t(g.dims[1]));
-                           const int k = int(p / (std::size_t(g.dims[0]) * std::size_t(g.dims[1])));
-                           ref[n] = potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k));
+                           const auto p = g.point(point(n));
+                           ref[n] = potential_f64(a, p[0], p[1], p[2], physics);
                          });
     Kokkos::DefaultHostExecutionSpace().fence();
     for (std::size_t n = 0; n < m; ++n) acc.add(double(values[point(n)]), ref[n]);
@@ -51,7 +50,7 @@ void check_points(const atoms& a, const lattice& g, const float* values, const s
 }  // namespace
 
 verification_result verify_potential(const verification_options& o, const atoms& a, const lattice& g,
-                                     const float* values) {
+                                     const interaction& physics, const float* values) {
   verification_result r;
   r.tolerance = o.tolerance;
   const std::size_t n_points = g.size();
@@ -63,14 +62,14 @@ verification_result verify_potential(const verification_options& o, const atoms&
   const auto t0 = std::chrono::steady_clock::now();
   accumulator acc;
   if (mode == "full") {
-    check_points(a, g, values, nullptr, n_points, acc);
+    check_points(a, g, physics, values, nullptr, n_points, acc);
     r.points = n_points;
   } else {
     // Points drawn uniformly (with replacement) from a seeded mt19937_64, reproducible across libraries.
     std::mt19937_64 rng(o.seed);
     std::vector<std::size_t> picked(o.samples);
     for (auto& p : picked) p = std::min(n_points - 1, std::size_t(double(rng() >> 11) * 0x1.0p-53 * double(n_points)));
-    check_points(a, g, values, &picked, picked.size(), acc);
+    check_points(a, g, physics, values, &picked, picked.size(), acc);
     r.points = picked.size();
   }
   r.reference_norm = std::sqrt(acc.ref2);

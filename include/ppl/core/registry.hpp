@@ -37,7 +37,13 @@ class registry {
     std::string backends;  // e.g. "host", "all", "cuda"
     Factory factory;       // empty when this build cannot run the entry
     build_requirement needs = build_requirement::none;
+    // What the entry can do, in the family's terms (potential: the interaction kinds it supports); empty: no
+    // family-specific capabilities. Tests iterate entry x capability.
+    std::vector<std::string> capabilities = {};
     bool available() const { return static_cast<bool>(factory); }
+    bool can(const std::string& capability) const {
+      return std::find(capabilities.begin(), capabilities.end(), capability) != capabilities.end();
+    }
   };
 
   explicit registry(std::string family) : family_(std::move(family)) {}

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "ppl/potential/atoms.hpp"
+#include "ppl/spatial/lattice_shape.hpp"
 
 namespace ppl {
 
@@ -32,8 +33,16 @@ struct lattice {
       return SIZE_MAX;
     return xyz;
   }
-  std::size_t index(int i, int j, int k) const { return (std::size_t(k) * dims[1] + j) * dims[0] + i; }
+  // The kernels' view of this lattice (index maths, float32 coordinates relative to the origin).
+  spatial::lattice_shape shape() const { return {dims[0], dims[1], dims[2], float(spacing)}; }
+  std::size_t index(int i, int j, int k) const { return std::size_t(shape().index(i, j, k)); }
   double coord(int axis, int i) const { return origin[axis] + spacing * i; }
+  // The float64 position of point `idx` (x fastest).
+  std::array<double, 3> point(std::size_t idx) const {
+    int i, j, k;
+    shape().ijk(std::int64_t(idx), i, j, k);
+    return {coord(0, i), coord(1, j), coord(2, k)};
+  }
 };
 
 // Throws input_error (the message names no place; callers add the config key) unless every dim is >= 1, the point

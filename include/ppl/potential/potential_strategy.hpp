@@ -1,10 +1,16 @@
 #pragma once
-// Direct Coulomb summation strategies: V(g) = sum_a q_a / |r_g - r_a| (raw e/A; units and permittivity are applied
-// by the job afterwards). One interface, one registry (src/potential/register.cpp): the registry name is the config
-// value `strategy`, the test parameter, the benchmark label and the Kokkos profiling region
-// "ppl::potential[<name>]".
+// Potential-map strategies: V(g) = sum_a term(q_a, |r_g - r_a|) on a lattice, for the pair interaction the job
+// chose (interaction.hpp; raw e/A: units and permittivity are applied by the job afterwards). One interface, one
+// registry (src/potential/register.cpp): the registry name is the config value `strategy`, the test parameter, the
+// benchmark label and the Kokkos profiling region "ppl::potential[<name>]". Each entry declares the interaction
+// kinds it supports (its `capabilities`).
 //
-// Singularity rule (all strategies, the reference too): an atom closer than 1e-4 A to a lattice point (r^2 < 1e-8 A^2)
+// Two phases, in the spirit of Cabana's linked-cell lists: prepare(problem) -> plan does everything that depends
+// only on the atoms, the lattice and the interaction (staging atoms on the device, binning, offset lists) and is
+// timed on its own; compute(plan, out, mode) evaluates the map, overwriting `out` or adding to it (ion placement
+// adds and removes single charges on an existing map). A plan may be computed many times.
+//
+// Singularity rule (all strategies, the references too): an atom closer than 1e-4 A to a lattice point (r^2 < 1e-8 A^2)
 // contributes nothing to that point, so no Inf/NaN can appear; the exclusion radius of the job is applied after.
 #include <Kokkos_Core.hpp>
 #include <functional>
@@ -14,6 +20,7 @@
 #include "ppl/core/config.hpp"
 #include "ppl/core/registry.hpp"
 #include "ppl/potential/atoms.hpp"
+#include "ppl/potential/interaction.hpp"
 #include "ppl/potential/lattice.hpp"
 
 namespace ppl {
@@ -27,7 +34,8 @@ struct atom4 {
 // Atoms on the device, shifted by -origin in float64 before rounding to float32.
 struct device_atoms {
   Kokkos::View<atom4*> data;
-  Kokkos::View<atom4*, Kokkos::HostSpace> host;  // same contents, for strategies that stage through host/constant memory
+  Kokkos::View<atom4*, Kokkos::HostSpace>
+      host;  // same contents, for strategies that stage through host/constant memory
   std::size_t size() const { return data.extent(0); }
 };
 device_atoms to_device(const atoms& a, const lattice& g);
@@ -35,16 +43,36 @@ device_atoms to_device(const atoms& a, const lattice& g);
 // Lattice values, x fastest (lattice::index), float32 on the default memory space.
 using potential_view = Kokkos::View<float*>;
 
+// What a map is of. The atoms are read during prepare() only; a plan keeps what it needs.
+struct potential_problem {
+  const atoms& input;
+  lattice grid;
+  interaction physics;
+};
+
+enum class write_mode { overwrite, accumulate };
+
+// A strategy's prepared state. The base holds what every plan knows; strategies derive their own.
+class potential_plan {
+ public:
+  potential_plan(const potential_problem& p) : grid(p.grid), physics(p.physics), atom_count(p.input.size()) {}
+  virtual ~potential_plan() = default;
+  lattice grid;
+  interaction physics;
+  std::size_t atom_count;
+  // Pairs the kernels evaluate per compute (atom-evaluations/s); direct summation: atoms x points.
+  virtual double pairs_examined() const { return double(atom_count) * double(grid.size()); }
+  // Pairs that lie within the cutoff (cutoff strategies; 0 when not counted): work efficiency = within / examined.
+  virtual double pairs_within() const { return 0.0; }
+};
+
 class potential_strategy {
  public:
   virtual ~potential_strategy() = default;
-  // Overwrites `out` (size g.size()) with the potential of `a` on `g`. `host_atoms` is the float64 original
-  // (used by host strategies such as the reference). Must fence before returning.
-  virtual void compute(const atoms& host_atoms, const device_atoms& a, const lattice& g, potential_view out) = 0;
-  // Pair evaluations done for this lattice and atom count (for atom-evaluations/s).
-  virtual double evaluations(std::size_t n_atoms, const lattice& g) const {
-    return double(n_atoms) * double(g.size());
-  }
+  virtual std::unique_ptr<potential_plan> prepare(const potential_problem& p) const = 0;
+  // Writes (overwrite) or adds (accumulate) the map of the plan's atoms into `out` (size plan.grid.size()), using
+  // the plan made by this strategy's prepare(). Must fence before returning.
+  virtual void compute(const potential_plan& plan, potential_view out, write_mode mode) const = 0;
 };
 
 // `params` is the strategy's own parameter map (may be empty); a factory reads what it needs from it, so unknown
@@ -52,5 +80,14 @@ class potential_strategy {
 using potential_factory = std::function<std::unique_ptr<potential_strategy>(const config_node* params)>;
 using potential_registry = registry<potential_factory>;
 const potential_registry& potential_strategies();
+
+// The one way to make a strategy (job, tests, benchmarks): looks `name` up (errors name `where`), checks that it
+// supports `physics` (else an input error that lists the strategies that do), runs its factory on `params` (may be
+// null) and reports unknown parameters.
+std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const config_node* params,
+                                                            const interaction& physics, const std::string& where);
+
+// Capability names of the potential registry: the interaction kinds (config_name(interaction_kind)).
+bool supports(const potential_registry::entry& e, const interaction& physics);
 
 }  // namespace ppl

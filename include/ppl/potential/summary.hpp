@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "ppl/core/system_info.hpp"
+#include "ppl/potential/interaction.hpp"
 #include "ppl/potential/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/verification.hpp"
@@ -35,11 +36,14 @@ struct potential_summary {
   lattice grid;
   bool single_plane = false;
   std::string strategy;
+  interaction pair;  // what was summed
   physics_options physics;
   std::size_t excluded_points = 0;
-  value_stats values;  // after units, permittivity and exclusion
+  value_stats values;        // after units, permittivity and exclusion
+  double setup_seconds = 0;  // the strategy's prepare() (staging, binning), once, apart from the timed computes
   timing_stats timing;
   double evaluations = 0;        // atom-point pair evaluations per compute
+  double pairs_within = 0;       // of those, pairs inside the cutoff (cutoff strategies; 0: not counted)
   double evaluations_per_s = 0;  // at the median time
   verification_result verification;
   system_info system;

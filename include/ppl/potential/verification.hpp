@@ -7,13 +7,14 @@
 #include <string>
 
 #include "ppl/potential/atoms.hpp"
+#include "ppl/potential/interaction.hpp"
 #include "ppl/potential/lattice.hpp"
 
 namespace ppl {
 
-// V(p) = sum_a q_a / |p - r_a| in float64 with the singularity rule of potential_strategy.hpp (r^2 < 1e-8 A^2
-// contributes nothing).
-double potential_f64(const atoms& a, double px, double py, double pz);
+// V(p) = sum_a term(q_a, |p - r_a|^2) in float64 for the interaction, with the singularity rule of
+// potential_strategy.hpp (r^2 < 1e-8 A^2 contributes nothing).
+double potential_f64(const atoms& a, double px, double py, double pz, const interaction& physics);
 
 struct verification_options {
   std::string mode = "auto";   // auto | full | sample | none
@@ -36,6 +37,6 @@ struct verification_result {
 
 // `values` are the strategy's raw output, x fastest, g.size() of them (host memory).
 verification_result verify_potential(const verification_options& o, const atoms& a, const lattice& g,
-                                     const float* values);
+                                     const interaction& physics, const float* values);
 
 }  // namespace ppl

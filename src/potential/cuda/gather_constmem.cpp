@@ -20,8 +20,8 @@ __constant__ float4 constmem_atom_chunk[constmem_atoms];
 template <int C>
 struct constmem_kernel {
   potential_view out;
-  int nx, ny, blocks_x, count;
-  float h;
+  spatial::lattice_shape g;
+  int blocks_x, count;
   bool accumulate;
 
   // Device only: the functor reads a __constant__ array, which host code cannot.
@@ -30,11 +30,11 @@ struct constmem_kernel {
     const std::int64_t group = t >> 5;
     const int i0 = int(group % blocks_x) * (32 * C) + lane;
     const std::int64_t row = group / blocks_x;
-    const float y = float(row % ny) * h, z = float(row / ny) * h;
+    const float y = g.row_y(row), z = g.row_z(row);
     float x[C], v[C];
 #pragma unroll
     for (int c = 0; c < C; ++c) {
-      x[c] = float(i0 + 32 * c) * h;
+      x[c] = g.coord(i0 + 32 * c);
       v[c] = 0.0f;
     }
 #pragma unroll 4
@@ -42,35 +42,38 @@ struct constmem_kernel {
       const float4 at = constmem_atom_chunk[a];
       kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.w, v);
     }
-    const std::int64_t base = row * nx;
+    const std::int64_t base = g.row_start(row);
 #pragma unroll
     for (int c = 0; c < C; ++c) {
       const int i = i0 + 32 * c;
-      if (i < nx) out(base + i) = accumulate ? out(base + i) + v[c] : v[c];
+      if (i < g.nx) kernels::store_point(out(base + i), v[c], accumulate);
     }
   }
 };
 
-class constmem_strategy final : public potential_strategy {
+class constmem_strategy final : public direct_strategy {
  public:
   constmem_strategy(int c, int pass) : c_(c), pass_(pass) {}
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     static_assert(sizeof(atom4) == sizeof(float4), "atoms are copied as float4");
     profiling_region region("gather_constmem_cuda");
-    if (a.size() == 0) {
-      Kokkos::deep_copy(out, 0.0f);
+    const direct_plan& p = plan_of(plan);
+    const bool acc = mode == write_mode::accumulate;
+    if (p.atoms.size() == 0) {
+      if (!acc) Kokkos::deep_copy(out, 0.0f);
     } else {
-      with_coarsening(c_, [&](auto tag) { run<decltype(tag)::value>(a, g, out, pass_); });
+      with_coarsening(c_, [&](auto tag) { run<decltype(tag)::value>(p.atoms, p.grid, out, pass_, acc); });
     }
     Kokkos::fence();
   }
 
  private:
   template <int C>
-  static void run(const device_atoms& a, const lattice& g, potential_view out, int pass) {
+  static void run(const device_atoms& a, const lattice& grid, potential_view out, int pass, bool acc) {
     const Kokkos::Cuda space;
-    const int blocks_x = int(ceil_div(g.dims[0], 32 * C));
-    const std::int64_t threads = std::int64_t(blocks_x) * g.dims[1] * g.dims[2] * 32;
+    const spatial::lattice_shape g = grid.shape();
+    const int blocks_x = int(ceil_div(g.nx, 32 * C));
+    const std::int64_t threads = std::int64_t(blocks_x) * g.rows() * 32;
     const std::size_t n = a.size();
     for (std::size_t first = 0; first < n; first += std::size_t(pass)) {
       const int count = int(std::min<std::size_t>(std::size_t(pass), n - first));
@@ -81,7 +84,7 @@ class constmem_strategy final : public potential_strategy {
         throw error(exit_code::failure, std::string("gather_constmem_cuda: ") + cudaGetErrorString(e));
       Kokkos::parallel_for("ppl::potential::gather_constmem_cuda",
                            Kokkos::RangePolicy<Kokkos::Cuda, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
-                           constmem_kernel<C>{out, g.dims[0], g.dims[1], blocks_x, count, float(g.spacing), first > 0});
+                           constmem_kernel<C>{out, g, blocks_x, count, acc || first > 0});
     }
   }
   int c_, pass_;

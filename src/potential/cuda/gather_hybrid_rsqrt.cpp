@@ -62,12 +62,12 @@ struct hybrid_row {
   }
 };
 
-using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, tile_shape);
+using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, tile_shape, bool);
 using check_fn = void (*)(const std::string&, const config_node*, tile_shape);
 
 template <int C, int S>
-void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape) {
-  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape);
+void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape, bool accumulate) {
+  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape, accumulate);
 }
 
 // The launch and the configuration-time team-shape check of one (C, S) kernel.
@@ -88,12 +88,13 @@ hybrid_kernel pick(int c, int s) {
   return c == 8 ? table8[std::size_t(s)] : table16[std::size_t(s)];
 }
 
-class hybrid_strategy final : public potential_strategy {
+class hybrid_strategy final : public direct_strategy {
  public:
   hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s).run), shape_(shape) {}
-  void compute(const atoms&, const device_atoms& a, const lattice& g, potential_view out) override {
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("gather_hybrid_rsqrt_cuda");
-    run_(a, g, out, shape_);
+    const direct_plan& p = plan_of(plan);
+    run_(p.atoms, p.grid, out, shape_, mode == write_mode::accumulate);
     Kokkos::fence();
   }
 

@@ -28,7 +28,8 @@ std::vector<float> exact_map(const ppl::atoms& a, const ppl::lattice& g) {
   for (int k = 0; k < g.dims[2]; ++k)
     for (int j = 0; j < g.dims[1]; ++j)
       for (int i = 0; i < g.dims[0]; ++i)
-        v[g.index(i, j, k)] = float(ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k)));
+        v[g.index(i, j, k)] =
+            float(ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k), ppl::coulomb_interaction()));
   return v;
 }
 
@@ -92,10 +93,11 @@ TEST(physics, singularity_rule_in_the_float64_sum) {
   a.push_back(1.0, 2.0, 3.0, 2.0);
   a.push_back(1.0, 2.0, 5.0, -1.0);
   // A point on the first atom: only the second contributes (-1 / 2 A).
-  EXPECT_DOUBLE_EQ(ppl::potential_f64(a, 1.0, 2.0, 3.0), -0.5);
+  EXPECT_DOUBLE_EQ(ppl::potential_f64(a, 1.0, 2.0, 3.0, ppl::coulomb_interaction()), -0.5);
   // Just outside the coincidence radius (1e-4 A) the atom counts again.
-  EXPECT_NEAR(ppl::potential_f64(a, 1.0, 2.0, 3.0 + 2e-4), 2.0 / 2e-4 - 1.0 / (2 - 2e-4), 1e-6);
-  EXPECT_DOUBLE_EQ(ppl::potential_f64(a, 1.0, 2.0, 3.0 + 0.5e-4), -1.0 / (2 - 0.5e-4));
+  EXPECT_NEAR(ppl::potential_f64(a, 1.0, 2.0, 3.0 + 2e-4, ppl::coulomb_interaction()), 2.0 / 2e-4 - 1.0 / (2 - 2e-4),
+              1e-6);
+  EXPECT_DOUBLE_EQ(ppl::potential_f64(a, 1.0, 2.0, 3.0 + 0.5e-4, ppl::coulomb_interaction()), -1.0 / (2 - 0.5e-4));
   EXPECT_LT(ppl::coincidence_radius2, 1.01e-8);
 }
 
@@ -104,7 +106,7 @@ TEST(verification, full_sample_auto_and_none) {
   const auto a = some_atoms(30, 5);
   auto v = exact_map(a, g);
   ppl::verification_options o;
-  auto r = ppl::verify_potential(o, a, g, v.data());
+  auto r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_EQ(r.mode, "full");  // 30 x 1287 pairs <= 2e8
   EXPECT_EQ(r.points, g.size());
   EXPECT_TRUE(r.passed);
@@ -112,18 +114,18 @@ TEST(verification, full_sample_auto_and_none) {
   EXPECT_GT(r.reference_norm, 0.0);
   o.full_limit = 100;  // now too big for a full check
   o.samples = 200;
-  r = ppl::verify_potential(o, a, g, v.data());
+  r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_EQ(r.mode, "sample");
   EXPECT_EQ(r.points, 200u);
   EXPECT_TRUE(r.passed);
   o.mode = "none";
-  r = ppl::verify_potential(o, a, g, v.data());
+  r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_EQ(r.mode, "none");
   EXPECT_EQ(r.points, 0u);
   EXPECT_TRUE(r.passed);
   o.mode = "sample";
   o.samples = 1000000;  // more samples than points: everything is checked once
-  EXPECT_EQ(ppl::verify_potential(o, a, g, v.data()).mode, "full");
+  EXPECT_EQ(ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data()).mode, "full");
 }
 
 TEST(verification, detects_one_wrong_point_and_a_wrong_sign) {
@@ -134,13 +136,13 @@ TEST(verification, detects_one_wrong_point_and_a_wrong_sign) {
   o.mode = "full";
   const std::size_t bad = g.index(7, 3, 2);
   const float keep = v[bad];
-  v[bad] = keep + 0.05f * float(ppl::verify_potential(o, a, g, v.data()).reference_norm);
-  auto r = ppl::verify_potential(o, a, g, v.data());
+  v[bad] = keep + 0.05f * float(ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data()).reference_norm);
+  auto r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_FALSE(r.passed);
   EXPECT_NEAR(r.error, 0.05, 1e-4);
   v[bad] = keep;
   for (auto& x : v) x = -x;
-  r = ppl::verify_potential(o, a, g, v.data());
+  r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_NEAR(r.error, 2.0, 1e-6);
   EXPECT_FALSE(r.passed);
 }
@@ -149,15 +151,15 @@ TEST(verification, zero_atoms_and_non_finite_values) {
   const auto g = small_lattice();
   std::vector<float> v(g.size(), 0.0f);
   ppl::verification_options o;
-  auto r = ppl::verify_potential(o, ppl::atoms{}, g, v.data());
+  auto r = ppl::verify_potential(o, ppl::atoms{}, g, ppl::coulomb_interaction(), v.data());
   EXPECT_TRUE(r.passed);
   EXPECT_EQ(r.error, 0.0);
   v[5] = 1.0f;  // anything non-zero against an all-zero reference fails
-  EXPECT_FALSE(ppl::verify_potential(o, ppl::atoms{}, g, v.data()).passed);
+  EXPECT_FALSE(ppl::verify_potential(o, ppl::atoms{}, g, ppl::coulomb_interaction(), v.data()).passed);
   const auto a = some_atoms(10, 7);
   v = exact_map(a, g);
   v[9] = std::numeric_limits<float>::infinity();
-  r = ppl::verify_potential(o, a, g, v.data());
+  r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_FALSE(r.passed);
   EXPECT_TRUE(std::isinf(r.error));
 }

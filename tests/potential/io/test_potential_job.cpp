@@ -74,7 +74,9 @@ TEST(potential_job, random_atoms_explicit_lattice_kT_units_all_outputs) {
   for (int k = 0; k < 11; ++k)
     for (int j = 0; j < 13; ++j)
       for (int i = 0; i < 17; ++i) {
-        const double expect = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k)) * 560.47254 / 2.0;
+        const double expect =
+            ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k), ppl::coulomb_interaction()) * 560.47254 /
+            2.0;
         const double got = dx.values[g.index(i, j, k)];
         ASSERT_NEAR(got, expect, 2e-6 * std::abs(expect) + 1e-9) << i << " " << j << " " << k;
         vmin = std::min(vmin, got), vmax = std::max(vmax, got), sum += got;
@@ -207,7 +209,8 @@ TEST_P(potential_job_strategies, runs_verifies_and_writes) {
   for (int k = 0; k < 11; ++k)
     for (int j = 0; j < 13; ++j)
       for (int i = 0; i < 17; ++i) {
-        const double ref = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k));
+        const double ref =
+            ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k), ppl::coulomb_interaction());
         const double d = dx.values[g.index(i, j, k)] - ref;
         diff2 += d * d, ref2 += ref * ref;
       }

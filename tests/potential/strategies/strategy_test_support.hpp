@@ -18,23 +18,32 @@
 
 namespace ppl::test {
 
-// Runs `s` with the output poisoned (NaN) first, so a point the strategy never writes cannot pass.
-inline std::vector<float> run_strategy(potential_strategy& s, const atoms& a, const lattice& g) {
-  const device_atoms d = to_device(a, g);
+// Runs `s` (prepare, then compute) with the output poisoned (NaN) first, so a point the strategy never writes
+// cannot pass.
+inline std::vector<float> run_strategy(const potential_strategy& s, const atoms& a, const lattice& g,
+                                       const interaction& physics = coulomb_interaction()) {
+  const auto plan = s.prepare({a, g, physics});
   potential_view out("potential", g.size());
   Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
-  s.compute(a, d, g, out);
+  s.compute(*plan, out, write_mode::overwrite);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   return std::vector<float>(h.data(), h.data() + h.extent(0));
 }
 
-inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name, const std::string& params_yaml = "") {
-  const auto& entry = potential_strategies().get(name, "test");
-  if (params_yaml.empty()) return entry.factory(nullptr);
+// Through the library's one factory entry point (make_potential_strategy), unknown parameters reported.
+inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name, const std::string& params_yaml = "",
+                                                         const interaction& physics = coulomb_interaction()) {
+  if (params_yaml.empty()) return make_potential_strategy(name, nullptr, physics, "test");
   const config_node params = config_node::from_string(params_yaml, "test params");
-  auto s = entry.factory(&params);
-  params.check_all_used();
-  return s;
+  return make_potential_strategy(name, &params, physics, "test");
+}
+
+// The runnable strategies that support `kind` ("coulomb", "cutoff"): the test parameters.
+inline std::vector<std::string> strategies_supporting(const std::string& kind) {
+  std::vector<std::string> out;
+  for (const auto& e : potential_strategies().entries())
+    if (e.available() && e.can(kind)) out.push_back(e.name);
+  return out;
 }
 
 // Fixed by default, PPL_TEST_SEED=<n>|random to vary (tests/support); printed on failure.

@@ -71,7 +71,7 @@ TEST(PotentialParameterErrors, NameTheKey) {
        }) {
     const config_node params = config_node::from_string(yaml + "\n", "job.yaml");
     try {
-      potential_strategies().get(strategy, "test").factory(&params);
+      make_potential_strategy(strategy, &params, coulomb_interaction(), "test");
       ADD_FAILURE() << strategy << " accepted " << yaml;
     } catch (const input_error& e) {
       EXPECT_NE(std::string(e.what()).find("job.yaml:1"), std::string::npos) << e.what();

@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "ppl/potential/kernels/fast_rsqrt.hpp"
+#include "ppl/potential/kernels/pair_terms.hpp"
 
 // Unroll hint for the atom loops of the device pass (nvcc); host compilers never see the pragma.
 #define PPL_PRAGMA_(text) _Pragma(#text)
@@ -33,6 +34,11 @@ namespace ppl::kernels {
 
 constexpr float coincidence_radius2_f = 1e-8f;  // A^2, = ppl::coincidence_radius2 in float
 
+// The store of a point's sum: overwrite, or add to what is there (write_mode::accumulate).
+KOKKOS_FORCEINLINE_FUNCTION void store_point(float& slot, float v, bool accumulate) {
+  slot = accumulate ? slot + v : v;
+}
+
 // One pair with the rule applied as a select; Fast picks fast_rsqrt, else ieee_rsqrt.
 template <bool Fast>
 KOKKOS_FORCEINLINE_FUNCTION float masked_inverse_distance(float r2) {
@@ -40,25 +46,27 @@ KOKKOS_FORCEINLINE_FUNCTION float masked_inverse_distance(float r2) {
   return r2 < coincidence_radius2_f ? 0.0f : r;
 }
 
-template <int C>
+// `term` is the interaction's pair term (pair_terms.hpp); coulomb_term compiles to the plain q * rsqrt(r^2).
+template <int C, class Term = coulomb_term>
 KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, float z, float ax, float ay, float az,
-                                                float q, float (&v)[C]) {
+                                                float q, float (&v)[C], const Term& term = Term{}) {
   const float dy = y - ay, dz = z - az;
   const float dyz2 = dy * dy + dz * dz;
   if (dyz2 >= coincidence_radius2_f) {
     PPL_POINTS_LOOP
     for (int c = 0; c < C; ++c) {
       const float dx = x[c] - ax;
-      v[c] += q * fast_rsqrt(dx * dx + dyz2);
+      const float r2 = dx * dx + dyz2;
+      v[c] += term(q, r2, fast_rsqrt(r2));
     }
   } else {
     for (int c = 0; c < C; ++c) {
       const float dx = x[c] - ax;
       const float r2 = dx * dx + dyz2;
-      // A select of the product, not q * masked(r2): an expression unlike the unmasked loop's FMA, so that nvcc
-      // does not sink both loops' accumulations below the branch, where each atom would wait for its last rsqrt
-      // (8% slower on the H200: perf/results/h200-run4).
-      v[c] += r2 < coincidence_radius2_f ? 0.0f : q * fast_rsqrt(r2);
+      // A select of the product, not a product with a mask: an expression unlike the unmasked loop's FMA, so that
+      // nvcc does not sink both loops' accumulations below the branch, where each atom would wait for its last
+      // rsqrt (8% slower on the H200: perf/results/h200-run4).
+      v[c] += r2 < coincidence_radius2_f ? 0.0f : term(q, r2, fast_rsqrt(r2));
     }
   }
 }

@@ -1,0 +1,31 @@
+#pragma once
+// The lattice as kernels see it: a plain, device-usable struct (in the spirit of Cabana's CartesianGrid) with the
+// one copy of the index maths. Points are stored x fastest, index = (k * ny + j) * nx + i; in the kernels' frame
+// (atoms shifted by the lattice origin, potential_strategy.hpp) point (i, j, k) sits at (i h, j h, k h), computed
+// as float(i) * h so that every kernel rounds coordinates the same way.
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace ppl::spatial {
+
+struct lattice_shape {
+  int nx = 1, ny = 1, nz = 1;
+  float h = 0.5f;
+
+  KOKKOS_INLINE_FUNCTION std::int64_t size() const { return std::int64_t(nx) * ny * nz; }
+  KOKKOS_INLINE_FUNCTION std::int64_t rows() const { return std::int64_t(ny) * nz; }  // x rows
+  KOKKOS_INLINE_FUNCTION std::int64_t index(int i, int j, int k) const { return (std::int64_t(k) * ny + j) * nx + i; }
+  KOKKOS_INLINE_FUNCTION void ijk(std::int64_t idx, int& i, int& j, int& k) const {
+    i = int(idx % nx);
+    const std::int64_t row = idx / nx;
+    j = int(row % ny);
+    k = int(row / ny);
+  }
+  // Row r = k * ny + j: its first point's index and its y, z coordinates.
+  KOKKOS_INLINE_FUNCTION std::int64_t row_start(std::int64_t row) const { return row * nx; }
+  KOKKOS_INLINE_FUNCTION float row_y(std::int64_t row) const { return float(int(row % ny)) * h; }
+  KOKKOS_INLINE_FUNCTION float row_z(std::int64_t row) const { return float(int(row / ny)) * h; }
+  KOKKOS_INLINE_FUNCTION float coord(int i) const { return float(i) * h; }
+};
+
+}  // namespace ppl::spatial
