@@ -9,9 +9,9 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_session.hpp"
-#include "ppl/core/strategies.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/jobs/job.hpp"
+#include "ppl/jobs/strategies.hpp"
 
 namespace {
 

@@ -4,6 +4,7 @@
 
 #include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
 
@@ -12,11 +13,7 @@ namespace {
 
 class info_job final : public job {
  public:
-  explicit info_job(const config_node& c) {
-    if (c.has("output")) {
-      output_ = c.output_file("output");
-    }
-  }
+  explicit info_job(const config_node& c) : output_(optional_output_file(c, "output")) {}
   int run(job_context& ctx) override {
     const auto s = query_system_info();
     ctx.out << to_text(s);

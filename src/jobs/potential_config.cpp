@@ -12,55 +12,27 @@
 #include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/raw_grid.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 
 namespace ppl {
 namespace {
 
 constexpr double max_length = 1e6;  // A; guards against typos like 1e9 in box sizes and origins
 
-std::vector<double> fixed_list(const config_node& c, const std::string& key, std::size_t n,
-                               const std::vector<double>& fallback) {
-  if (!c.has(key)) {
-    if (fallback.empty()) throw input_error(c.where() + ": missing required key '" + c.key_path(key) + "'");
-    return fallback;
-  }
-  const auto v = c.get<std::vector<double>>(key);
-  if (v.size() != n)
-    throw input_error(c.where(key) + ": '" + c.key_path(key) + "' must have " + std::to_string(n) + " numbers");
-  for (double x : v)
-    if (!std::isfinite(x) || std::abs(x) > max_length)
-      throw input_error(c.where(key) + ": '" + c.key_path(key) + "' values must be finite and within +-1e6");
-  return v;
-}
-
-// A section that, when present, must be a map (a scalar there would otherwise be silently ignored).
-std::optional<config_node> optional_map(const config_node& c, const std::string& key) {
-  auto n = c.find(key);
-  if (n && !n->is_map()) throw input_error(n->where() + ": '" + n->path() + "' must be a map");
-  return n;
-}
-
 atoms read_input(const config_node& root) {
   const auto in = root.child("input");
-  if (!in.is_map()) throw input_error(in.where() + ": 'input' must be a map with one of: pqr, random, water_box");
-  const int given = int(in.has("pqr")) + int(in.has("random")) + int(in.has("water_box"));
-  if (given != 1)
-    throw input_error(in.where() + ": 'input' needs exactly one of: pqr, random, water_box (" + std::to_string(given) +
-                      " given)");
-  if (in.has("pqr")) {
+  const std::string kind = exactly_one_of(in, {"pqr", "random", "water_box"});
+  if (kind == "pqr") {
     const auto path = in.input_file("pqr");
-    try {
-      return read_pqr(path);
-    } catch (const input_error& e) {
-      throw input_error(in.where("pqr") + ": input.pqr: " + e.what());
-    }
+    return prefix_input_errors(in.where("pqr") + ": input.pqr", [&] { return read_pqr(path); });
   }
-  if (in.has("random")) {
+  if (kind == "random") {
     const auto r = *optional_map(in, "random");
     const long n = r.get_in<long>("atoms", -1, 0, 100000000);
     if (n < 0) throw input_error(r.where() + ": missing required key 'input.random.atoms'");
-    const auto lo = fixed_list(r, "box_lo", 3, {0, 0, 0}), hi = fixed_list(r, "box_hi", 3, {50, 50, 25});
-    const auto q = fixed_list(r, "charge_range", 2, {-2, 2});
+    const auto lo = fixed_number_list(r, "box_lo", 3, max_length, {0, 0, 0}),
+               hi = fixed_number_list(r, "box_hi", 3, max_length, {50, 50, 25});
+    const auto q = fixed_number_list(r, "charge_range", 2, max_length, {-2, 2});
     for (int d = 0; d < 3; ++d)
       if (!(hi[d] > lo[d])) throw input_error(r.where("box_hi") + ": box_hi must exceed box_lo on every axis");
     if (!(q[1] >= q[0])) throw input_error(r.where("charge_range") + ": charge_range must be [min, max]");
@@ -68,7 +40,7 @@ atoms read_input(const config_node& root) {
     return random_atoms(std::size_t(n), lo.data(), hi.data(), q[0], q[1], std::uint64_t(seed));
   }
   const auto w = *optional_map(in, "water_box");
-  const auto size = fixed_list(w, "size", 3, {});
+  const auto size = fixed_number_list(w, "size", 3, max_length);
   for (double s : size)
     if (!(s > 0 && s <= 2000)) throw input_error(w.where("size") + ": water_box.size values must be in (0, 2000] A");
   if (size[0] * size[1] * size[2] > 1e9)  // 1e8 atoms, the limit of input.random too
@@ -94,7 +66,7 @@ void read_lattice(const config_node& root, potential_job_config& j) {
         throw input_error(l->where("dims") + ": 'lattice.dims' values must be in [1, 1000000]");
       g.dims[d] = dims[d];
     }
-    const auto o = fixed_list(*l, "origin", 3, {0, 0, 0});
+    const auto o = fixed_number_list(*l, "origin", 3, max_length, {0, 0, 0});
     g.origin = {o[0], o[1], o[2]};
     g.spacing = spacing;
   } else {
@@ -142,13 +114,11 @@ void check_memory(const config_node& root, const potential_job_config& j) {
   const std::string where = l ? l->where() : root.where();
   const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
   const double per_point = (j.strategy_name == "reference" ? 8.0 : 0.0) + 4.0;
-  try {
+  prefix_input_errors(where + ": 'lattice'", [&] {
     if (host_bytes > 0) check_lattice_memory(j.grid, per_point, host_bytes, "host memory");
     if (default_space_is_gpu())
       check_lattice_memory(j.grid, 4.0, query_system_info().device_memory_gib * 1073741824.0, "device memory");
-  } catch (const input_error& e) {
-    throw input_error(where + ": 'lattice': " + e.what());
-  }
+  });
 }
 
 void read_physics(const config_node& root, potential_job_config& j) {

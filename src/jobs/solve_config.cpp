@@ -11,26 +11,16 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 
 namespace ppl {
 namespace {
 
-std::optional<config_node> optional_map(const config_node& c, const std::string& key) {
-  auto n = c.find(key);
-  if (n && !n->is_map()) throw input_error(n->where() + ": '" + n->path() + "' must be a map");
-  return n;
-}
-
-std::optional<std::string> output_path(const config_node& out, const std::string& key) {
-  if (!out.has(key)) return std::nullopt;
-  return out.output_file(key);
-}
-
 // The matrix file's banner and size line, read now so that `ppl validate` rejects what a run would: a matrix that
 // is not square, has no rows, or cannot hold an entry in every row (structurally singular).
 void check_matrix_header(solve_config& s) {
-  const auto h = read_input(s.matrix_where, "matrix.file", [&] {
+  const auto h = prefix_input_errors(s.matrix_where + ": matrix.file", [&] {
     return read_matrix_market_header(s.matrix_file, matrix_market_object::sparse_matrix);
   });
   const std::string at = s.matrix_where + ": matrix.file: " + s.matrix_file + ":" + std::to_string(h.size_line) + ": ";
@@ -50,7 +40,8 @@ void check_matrix_header(solve_config& s) {
 
 // A vector file (rhs, initial guess): its header, and its length against the matrix's rows.
 void check_vector_header(const std::string& path, const std::string& where, const std::string& key, std::int64_t rows) {
-  const auto h = read_input(where, key, [&] { return read_matrix_market_header(path, matrix_market_object::vector); });
+  const auto h = prefix_input_errors(where + ": " + key,
+                                     [&] { return read_matrix_market_header(path, matrix_market_object::vector); });
   if (h.rows != rows)
     throw input_error(where + ": " + key + ": " + path + ":" + std::to_string(h.size_line) + ": " +
                       std::to_string(h.rows) + " entries, but the matrix has " + std::to_string(rows) + " rows");
@@ -90,15 +81,13 @@ void check_jacobi_diagonal(const host_csr& A, const std::string& what) {
 
 void read_matrix(const config_node& root, solve_config& s) {
   const auto m = root.child("matrix");
-  if (!m.is_map()) throw input_error(m.where() + ": 'matrix' must be a map with 'file' or 'generator'");
+  const bool file = exactly_one_of(m, {"file", "generator"}) == "file";
   s.matrix_where = m.where();
-  const bool file = m.has("file"), gen = m.has("generator");
-  if (file == gen) throw input_error(m.where() + ": 'matrix' needs exactly one of: file, generator");
   if (file) {
     s.matrix_file = m.input_file("file");
     check_matrix_header(s);
     s.matrix_host = std::make_shared<host_csr>(
-        read_input(s.matrix_where, "matrix.file", [&] { return read_matrix_market_host(s.matrix_file); }));
+        prefix_input_errors(s.matrix_where + ": matrix.file", [&] { return read_matrix_market_host(s.matrix_file); }));
     check_structurally_nonsingular(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
     return;
   }
@@ -125,7 +114,8 @@ void read_rhs(const config_node& root, solve_config& s) {
     s.rhs = solve_config::rhs_kind::file;
     s.rhs_file = r->input_file("file");
     check_vector_header(s.rhs_file, s.rhs_where, "rhs.file", s.rows);
-    s.rhs_host = read_input(s.rhs_where, "rhs.file", [&] { return read_matrix_market_vector_host(s.rhs_file); });
+    s.rhs_host =
+        prefix_input_errors(s.rhs_where + ": rhs.file", [&] { return read_matrix_market_vector_host(s.rhs_file); });
     return;
   }
   s.rhs = root.get_choice("rhs", "ones", {"ones", "manufactured"}) == "manufactured"
@@ -158,8 +148,8 @@ void read_solver(const config_node& root, solve_config& s) {
       s.x0_file = g->input_file("file");
       s.x0_where = g->where();
       check_vector_header(s.x0_file, s.x0_where, "solver.initial_guess.file", s.rows);
-      s.x0_host = read_input(s.x0_where, "solver.initial_guess.file",
-                             [&] { return read_matrix_market_vector_host(s.x0_file); });
+      s.x0_host = prefix_input_errors(s.x0_where + ": solver.initial_guess.file",
+                                      [&] { return read_matrix_market_vector_host(s.x0_file); });
     } else {
       c->get_choice("initial_guess", "zero", {"zero"});
     }
@@ -190,9 +180,9 @@ solve_config read_solve_config(const config_node& root) {
     check_jacobi_diagonal(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
   read_spmv(root, s);
   if (auto out = optional_map(root, "output")) {
-    s.solution_path = output_path(*out, "solution");
-    s.history_path = output_path(*out, "history");
-    s.summary_path = output_path(*out, "summary");
+    s.solution_path = optional_output_file(*out, "solution");
+    s.history_path = optional_output_file(*out, "history");
+    s.summary_path = optional_output_file(*out, "summary");
   }
   return s;
 }

@@ -45,17 +45,6 @@ struct solve_config {
 // structure), so that `ppl validate` rejects what a run would before any work.
 solve_config read_solve_config(const config_node& root);
 
-// Runs `read` (a reader of the file named by the job key `key` at `where`); its input errors, which name the
-// file:line, are prefixed with the key's place in the job file.
-template <class F>
-auto read_input(const std::string& where, const std::string& key, F&& read) {
-  try {
-    return read();
-  } catch (const input_error& e) {
-    throw input_error(where + ": " + key + ": " + e.what());
-  }
-}
-
 // The manufactured solution used with a matrix file (generators bring their own): x*_i = 1 + sin(i / 10) / 2.
 double file_manufactured_solution(std::size_t i);
 

@@ -3,8 +3,6 @@
 #include <functional>
 
 #include "ppl/core/registry.hpp"
-#include "ppl/core/strategies.hpp"
-#include "ppl/jobs/job.hpp"
 #include "support/ppl_test.hpp"
 
 namespace {
@@ -71,32 +69,4 @@ TEST(registry, the_cuda_naming_rule_and_factory_presence_are_enforced) {
     EXPECT_THROW(r.add({"x_cuda", "factory without CUDA", "cuda", returns(1), build_requirement::cuda}), ppl::error);
   }
   EXPECT_TRUE(r.entries().empty());
-}
-
-TEST(registry, job_kinds_include_info) {
-  EXPECT_NE(ppl::job_kinds().find("info"), nullptr);
-}
-
-// `ppl strategies` lists every registered strategy of every family, marking those this build cannot run.
-TEST(registry, listing_marks_what_this_build_cannot_run) {
-  const auto all = ppl::all_strategies();
-  auto listed = [&](const std::string& family, const std::string& name) -> const ppl::strategy_listing* {
-    for (const auto& s : all)
-      if (s.family == family && s.name == name) return &s;
-    return nullptr;
-  };
-  for (const auto& [family, name] : std::vector<std::pair<std::string, std::string>>{
-           {"potential", "gather_constmem_cuda"}, {"potential", "gather_hybrid_rsqrt_cuda"}, {"spmv", "vector_cuda"}}) {
-    const auto* s = listed(family, name);
-    ASSERT_NE(s, nullptr) << family << " " << name;
-    EXPECT_EQ(s->backends, "cuda");
-    EXPECT_EQ(s->unavailable, cuda_build ? "" : "needs a CUDA build") << name;
-  }
-  ASSERT_NE(listed("potential", "gather_coalesced"), nullptr);
-  EXPECT_EQ(listed("potential", "gather_coalesced")->unavailable, "");
-  EXPECT_EQ(listed("potential", "gather_hybrid_rsqrt"), nullptr);  // renamed: the name says it is CUDA-only
-  for (const auto& s : all) {
-    const bool cuda_name = s.name.size() > 5 && s.name.substr(s.name.size() - 5) == "_cuda";
-    EXPECT_EQ(cuda_name, s.backends == "cuda") << s.family << " " << s.name;
-  }
 }

@@ -1,4 +1,4 @@
-#include "ppl/core/strategies.hpp"
+#include "ppl/jobs/strategies.hpp"
 
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/potential_strategy.hpp"

@@ -1,5 +1,6 @@
 #pragma once
-// Every registered strategy of every family, for `ppl strategies`. src/core/strategies.cpp holds one line per family.
+// Every registered strategy of every family, for `ppl strategies`. src/jobs/strategies.cpp holds one line per family:
+// it is a composition point (like the job registry), since core does not depend on the families.
 #include <string>
 #include <vector>
 
