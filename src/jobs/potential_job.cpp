@@ -1,10 +1,11 @@
 // `job: potential`: a potential map of a molecule or a synthetic system with one registered strategy, timed,
-// verified against float64 sums on the host, written as OpenDX / raw float32 and summarised. Configuration:
+// verified against float64 sums on the host, written as OpenDX / MRC / raw float32 and summarised. Configuration:
 // potential_config.cpp and docs/config.md ("potential").
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
+#include <filesystem>
 #include <numeric>
 #include <ostream>
 
@@ -12,6 +13,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/io/mrc.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/io/raw_grid.hpp"
 #include "ppl/jobs/job.hpp"
@@ -97,31 +99,66 @@ class potential_job final : public job {
   }
 
  private:
+  // Runs `write`, timing it, and records the file (its size read back from the folder) in the summary.
+  template <class Write>
+  output_file& timed_write(potential_summary& s, const std::string& path, const char* format, const Write& write) {
+    const auto t0 = std::chrono::steady_clock::now();
+    write();
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(path, ec);
+    s.outputs.push_back(path);
+    s.files.push_back({path, format, ec ? 0 : bytes, dt, true, {}});
+    return s.files.back();
+  }
+  static std::string size_and_time(const output_file& f) {
+    return fmt::format("({}, {:.3g} s)", human_bytes(f.bytes), f.seconds);
+  }
+
   template <class Say>
   void write_outputs(potential_summary& s, const float* values, const Say& say) {
     const auto geo = geometry_of(cfg_.grid);
     const char* units = unit_label(cfg_.physics.units);
+    const std::string what = fmt::format("electrostatic potential ({})", units);
+    const std::string atoms_line = fmt::format("atoms: {} ({})", s.atoms, s.atoms_source);
+    const std::string strategy_line = fmt::format("strategy: {}, permittivity {}, exclusion radius {} A", s.strategy,
+                                                  cfg_.physics.permittivity, cfg_.physics.exclusion_radius);
     if (cfg_.dx) {
-      write_opendx(*cfg_.dx, geo, values,
-                   {fmt::format("electrostatic potential ({}) written by ppl {}", units, PPL_VERSION),
-                    fmt::format("atoms: {} ({})", s.atoms, s.atoms_source),
-                    fmt::format("strategy: {}, permittivity {}, exclusion radius {} A", s.strategy,
-                                cfg_.physics.permittivity, cfg_.physics.exclusion_radius)});
-      s.outputs.push_back(*cfg_.dx);
-      say("wrote " + *cfg_.dx);
+      const auto& f = timed_write(s, *cfg_.dx, "opendx", [&] {
+        write_opendx(*cfg_.dx, geo, values,
+                     {fmt::format("{} written by ppl {}", what, PPL_VERSION), atoms_line, strategy_line});
+      });
+      say("wrote " + *cfg_.dx + " " + size_and_time(f));
+    }
+    if (cfg_.mrc) {
+      // MRC labels are 80 characters: the first one (program, quantity, units) always fits.
+      const auto& f = timed_write(s, *cfg_.mrc, "mrc", [&] {
+        write_mrc(*cfg_.mrc, geo, values, {fmt::format("ppl {}: {}", PPL_VERSION, what), atoms_line, strategy_line});
+      });
+      say("wrote " + *cfg_.mrc + " " + size_and_time(f));
     }
     if (cfg_.raw) {
-      write_raw_float32(*cfg_.raw, geo, values,
-                        {units, fmt::format("electrostatic potential of {} ({} atoms), strategy {}", s.atoms_source,
-                                            s.atoms, s.strategy)});
-      s.outputs.push_back(*cfg_.raw);
-      s.outputs.push_back(raw_sidecar_path(*cfg_.raw));
-      say("wrote " + *cfg_.raw + " and " + raw_sidecar_path(*cfg_.raw));
+      auto& f = timed_write(s, *cfg_.raw, "raw_float32", [&] {
+        write_raw_float32(*cfg_.raw, geo, values,
+                          {units, fmt::format("electrostatic potential of {} ({} atoms), strategy {}", s.atoms_source,
+                                              s.atoms, s.strategy)});
+      });
+      f.sidecar = raw_sidecar_path(*cfg_.raw);
+      s.outputs.push_back(f.sidecar);
+      say("wrote " + *cfg_.raw + " and " + f.sidecar + " " + size_and_time(f));
     }
     if (cfg_.summary) {
+      // Listed in itself without size and time (unknown while it is being written); measured for the text summary.
       s.outputs.push_back(*cfg_.summary);
-      write_file_atomically(*cfg_.summary, [&](std::ostream& o) { o << to_json(s) << "\n"; });
-      say("wrote " + *cfg_.summary);
+      s.files.push_back({*cfg_.summary, "json", 0, 0, false, {}});
+      const auto t0 = std::chrono::steady_clock::now();
+      const std::string text = to_json(s) + "\n";
+      write_file_atomically(*cfg_.summary, [&](std::ostream& o) { o << text; });
+      auto& f = s.files.back();
+      f.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      f.bytes = text.size();
+      f.measured = true;
+      say("wrote " + *cfg_.summary + " " + size_and_time(f));
     }
   }
 

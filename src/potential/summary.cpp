@@ -42,6 +42,15 @@ timing_stats summarize_times(int warmup, const std::vector<double>& seconds) {
   return t;
 }
 
+std::string human_bytes(std::uintmax_t bytes) {
+  if (bytes < 1000) return fmt::format("{} B", bytes);
+  const char* units[] = {"kB", "MB", "GB", "TB"};
+  double v = double(bytes) / 1000;
+  int u = 0;
+  for (; v >= 999.95 && u < 3; ++u) v /= 1000;
+  return fmt::format("{:.{}f} {}", v, v < 9.995 ? 2 : v < 99.95 ? 1 : 0, units[u]);
+}
+
 std::string to_text(const potential_summary& s) {
   const auto& g = s.grid;
   const char* u = unit_label(s.physics.units);
@@ -76,6 +85,12 @@ std::string to_text(const potential_summary& s) {
     fmt::format_to(it, "verification {} ({} points, float64 host): relative L2 error {:.3e}, tolerance {:.1e}: {}\n",
                    ver.mode, ver.points, ver.error, ver.tolerance, ver.passed ? "passed" : "FAILED");
   fmt::format_to(it, "backend      {} on {}\n", s.system.default_execution_space, s.system.device_name);
+  for (std::size_t n = 0; n < s.files.size(); ++n) {
+    const auto& f = s.files[n];
+    fmt::format_to(it, "{}{} ({}", n == 0 ? "output       " : "             ", f.path, f.format);
+    if (f.measured) fmt::format_to(it, ", {}, {:.3g} s", human_bytes(f.bytes), f.seconds);
+    fmt::format_to(it, "{})\n", f.sidecar.empty() ? "" : " + " + f.sidecar);
+  }
   return o;
 }
 
@@ -128,6 +143,14 @@ std::string to_json(const potential_summary& s) {
                        {"seconds", ver.seconds}};
   j["system"] = json::parse(to_json(s.system));
   j["outputs"] = s.outputs;
+  json files = json::array();
+  for (const auto& f : s.files) {
+    json e = {{"path", f.path}, {"format", f.format}, {"bytes", nullptr}, {"seconds", nullptr}};
+    if (f.measured) e["bytes"] = f.bytes, e["seconds"] = f.seconds;
+    if (!f.sidecar.empty()) e["sidecar"] = f.sidecar;
+    files.push_back(std::move(e));
+  }
+  j["output_files"] = std::move(files);
   return j.dump(2);
 }
 

@@ -3,6 +3,7 @@
 // Printed as text and written as JSON (the `summary` output of `job: potential`).
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,20 @@ struct timing_stats {
 };
 timing_stats summarize_times(int warmup, const std::vector<double>& seconds);
 
+// One file the job wrote, how big and how long its writing took (wall clock around the writer: formatting,
+// writing, fsync, rename). The summary's own entry is measured only after it is written: its JSON holds null.
+struct output_file {
+  std::string path;
+  std::string format;  // "opendx", "mrc", "raw_float32" (with its JSON sidecar), "json" (the summary)
+  std::uintmax_t bytes = 0;
+  double seconds = 0;
+  bool measured = true;
+  std::string sidecar;  // raw_float32: the sidecar's path; its bytes are not counted, its time is
+};
+
+// "12.3 MB": decimal units (B, kB, MB, GB), 3 significant digits above 1 kB.
+std::string human_bytes(std::uintmax_t bytes);
+
 struct potential_summary {
   std::string job_file;
   std::string atoms_source;
@@ -47,7 +62,8 @@ struct potential_summary {
   double evaluations_per_s = 0;  // at the median time
   verification_result verification;
   system_info system;
-  std::vector<std::string> outputs;
+  std::vector<std::string> outputs;  // every path written, sidecars included (JSON "outputs", as before)
+  std::vector<output_file> files;    // per output: format, bytes, seconds (JSON "output_files")
 };
 
 std::string to_text(const potential_summary& s);

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -12,6 +14,7 @@
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/potential/summary.hpp"
 #include "ppl/potential/verification.hpp"
 #include "support/ppl_test.hpp"
 
@@ -106,6 +109,96 @@ TEST(potential_job, random_atoms_explicit_lattice_kT_units_all_outputs) {
   EXPECT_TRUE(std::filesystem::exists(t.file("v.f32")));
   EXPECT_EQ(std::filesystem::file_size(t.file("v.f32")), 4u * 17 * 13 * 11);
   EXPECT_EQ(read_json(t.file("v.f32.json"))["units"], "kT/e");
+}
+
+// output.mrc beside the other formats: the MRC map holds the same float32 values as the raw one, with the lattice's
+// geometry and the job's labels; the progress lines and the summary (text and JSON) give each output's size and the
+// time its writing took.
+TEST(potential_job, mrc_output_and_the_time_of_each_output) {
+  temp_dir t;
+  const auto job =
+      t.write("job.yaml",
+              "job: potential\n"
+              "input:\n"
+              "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
+              "lattice: {origin: [-1.1, -0.5, 0.3], spacing: 0.375, dims: [19, 14, 11]}\n"
+              "physics: {units: kT_per_e}\n"
+              "strategy: reference\n"
+              "output: {dx: " +
+                  t.file("v.dx") + ", mrc: " + t.file("v.mrc") + ", raw: " + t.file("v.f32") +
+                  ", summary: " + t.file("v.json") +
+                  "}\n"
+                  "timing: {warmup: 0, repeats: 1}\n");
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const std::size_t points = 19 * 14 * 11;
+
+  // The MRC file: header, then the raw file's bytes exactly (both float32 little-endian, x fastest).
+  auto bytes_of = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const auto mrc = bytes_of(t.file("v.mrc")), raw = bytes_of(t.file("v.f32"));
+  ASSERT_EQ(mrc.size(), 1024 + 4 * points);
+  EXPECT_EQ(mrc.substr(1024), raw);
+  auto word = [&](int w) {
+    std::uint32_t u = 0;
+    for (int k = 0; k < 4; ++k)
+      u |= std::uint32_t((unsigned char)mrc[std::size_t(w - 1) * 4 + std::size_t(k)]) << (8 * k);
+    return u;
+  };
+  auto f32 = [&](int w) {
+    const std::uint32_t u = word(w);
+    float f;
+    std::memcpy(&f, &u, 4);
+    return f;
+  };
+  EXPECT_EQ(word(1), 19u);
+  EXPECT_EQ(word(2), 14u);
+  EXPECT_EQ(word(3), 11u);
+  EXPECT_EQ(f32(11), float(19 * 0.375));
+  EXPECT_EQ(f32(50), -1.1f);
+  EXPECT_EQ(f32(51), -0.5f);
+  EXPECT_EQ(f32(52), 0.3f);
+  EXPECT_EQ(mrc.substr(224, 80).find("ppl " PPL_VERSION ": electrostatic potential (kT/e)"), 0u);
+  EXPECT_EQ(word(56), 3u);
+
+  // Progress lines: "wrote PATH (SIZE, SECONDS s)" for every format.
+  for (const auto& p :
+       {t.file("v.dx"), t.file("v.mrc"), t.file("v.f32") + " and " + t.file("v.f32.json"), t.file("v.json")})
+    EXPECT_NE(out.find("potential: wrote " + p + " ("), std::string::npos) << p << "\n" << out;
+  EXPECT_NE(out.find("potential: wrote " + t.file("v.mrc") + " (" + ppl::human_bytes(mrc.size()) + ", "),
+            std::string::npos)
+      << out;
+  // The text summary lists each output with its format.
+  EXPECT_NE(out.find("output       " + t.file("v.dx") + " (opendx, "), std::string::npos) << out;
+  EXPECT_NE(out.find("             " + t.file("v.mrc") + " (mrc, " + ppl::human_bytes(mrc.size())), std::string::npos)
+      << out;
+  EXPECT_NE(out.find("             " + t.file("v.json") + " (json, "), std::string::npos) << out;
+
+  // JSON: "outputs" stays the list of paths; "output_files" adds format, bytes and seconds (null for the summary
+  // itself, written after it is composed).
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_EQ(s["outputs"], (std::vector<std::string>{t.file("v.dx"), t.file("v.mrc"), t.file("v.f32"),
+                                                    t.file("v.f32.json"), t.file("v.json")}));
+  const auto& f = s["output_files"];
+  ASSERT_EQ(f.size(), 4u) << f;
+  const std::vector<std::pair<std::string, std::string>> expect = {{t.file("v.dx"), "opendx"},
+                                                                   {t.file("v.mrc"), "mrc"},
+                                                                   {t.file("v.f32"), "raw_float32"},
+                                                                   {t.file("v.json"), "json"}};
+  for (std::size_t n = 0; n < 3; ++n) {
+    EXPECT_EQ(f[n]["path"], expect[n].first);
+    EXPECT_EQ(f[n]["format"], expect[n].second);
+    EXPECT_EQ(f[n]["bytes"].get<std::uintmax_t>(), std::filesystem::file_size(expect[n].first)) << f[n];
+    EXPECT_GT(f[n]["seconds"].get<double>(), 0.0) << f[n];
+    EXPECT_LT(f[n]["seconds"].get<double>(), 60.0) << f[n];
+  }
+  EXPECT_EQ(f[2]["sidecar"], t.file("v.f32.json"));
+  EXPECT_EQ(f[3]["path"], expect[3].first);
+  EXPECT_EQ(f[3]["format"], "json");
+  EXPECT_TRUE(f[3]["bytes"].is_null());
+  EXPECT_TRUE(f[3]["seconds"].is_null());
 }
 
 TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_plane) {
@@ -299,6 +392,12 @@ INSTANTIATE_TEST_SUITE_P(
                 "job.yaml:4:20: 'output.summary' would overwrite another output 'a.dx' (output.dx)"},
         bad_job{"output_is_the_input", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: ok.pqr}\n",
                 "job.yaml:4:10: 'output.dx' would overwrite an input"},
+        bad_job{"mrc_is_the_input", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {mrc: ok.pqr}\n",
+                "job.yaml:4:10: 'output.mrc' would overwrite an input"},
+        bad_job{"mrc_and_dx_same", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {dx: a.map, mrc: a.map}\n",
+                "job.yaml:4:21: 'output.mrc' would overwrite another output 'a.map' (output.dx)"},
+        bad_job{"mrc_is_a_folder", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {mrc: .}\n",
+                "'output.mrc': '.' is a folder"},
         bad_job{"input_named_after_output", "output: {dx: ok.pqr}\ninput: {pqr: ok.pqr}\nstrategy: reference\n",
                 "job.yaml:2:10: 'output.dx' would overwrite an input"},
         bad_job{"output_is_the_job_file", "input: {pqr: ok.pqr}\nstrategy: reference\noutput: {summary: job.yaml}\n",
