@@ -10,11 +10,13 @@ namespace ppl::kmath {
 
 #if KOKKOS_VERSION >= 30700
 using Kokkos::fabs;
+using Kokkos::floor;
 using Kokkos::fmax;
 using Kokkos::isfinite;
 using Kokkos::sqrt;
 #else
 using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::floor;
 using Kokkos::Experimental::fmax;
 using Kokkos::Experimental::isfinite;
 using Kokkos::Experimental::sqrt;
