@@ -4,6 +4,7 @@
 // (atoms.pqr, A.mtx, b.mtx, x0.mtx), so relative input paths resolve and the file readers run too.
 #include <unistd.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
@@ -40,7 +41,26 @@ fs::path make_folder() {
 
 // `ppl validate` generates synthetic inputs: up to 1e8 random atoms or a water box of 1e9 A^3 are valid and cost
 // gigabytes and seconds, so inputs asking for more than 1e5 atoms are skipped (the limits are corpus cases).
+// A misspelt 'input' key is read as 'input' by the job (the misspelling is reported at the end), so the structured
+// check below can miss it: any text that mentions a generator and holds a number that large is skipped too.
+bool mentions_a_large_generator(const std::string& text) {
+  const bool water = text.find("water") != std::string::npos, random = text.find("random") != std::string::npos;
+  if (!water && !random) return false;
+  const double limit = water ? 144.0 : 1e5;  // 144^3 A^3 ~ 3e6 A^3
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(text[i]))) continue;
+    char* end = nullptr;
+    const double v = std::strtod(text.c_str() + i, &end);
+    if (!(v <= limit)) return true;
+    i = std::size_t(end - text.c_str());
+  }
+  return false;
+}
+
 bool asks_for_many_atoms(const std::string& text, const std::vector<std::string>& overrides) {
+  std::string all = text;
+  for (const auto& o : overrides) all += "\n" + o;
+  if (mentions_a_large_generator(all)) return true;
   try {
     auto root = ppl::config_node::from_string(text, "job.yaml");
     for (const auto& o : overrides) root.apply_override(o);

@@ -73,10 +73,15 @@ bool is_near_miss(const std::string& a, const std::string& b) {
   return d[n][m] <= limit;
 }
 
+// Integers are plain decimal: yaml-cpp reads "010" as octal 8 and "0x10" as 16 (YAML 1.1), while the same text
+// read as a float is decimal 10, so a leading zero is refused rather than silently changing a count by 8x.
 template <class T>
 bool is_whole_number_text(const std::string& s) {
-  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>)
-    return !s.empty() && s.find_first_of(".eE") == std::string::npos;
+  if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
+    const std::size_t start = !s.empty() && (s[0] == '+' || s[0] == '-') ? 1 : 0;
+    if (start >= s.size() || (s[start] == '0' && s.size() > start + 1)) return false;
+    return s.find_first_not_of("0123456789", start) == std::string::npos;
+  }
   return true;
 }
 
