@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -83,6 +84,14 @@ void read_lattice(const config_node& root, potential_job_config& j) {
                         ": 'lattice' (spacing, padding around the atoms): " + e.what());
     }
   }
+  if (l && l->has("periodic")) {
+    g.periodic = l->get<bool>("periodic");
+    if (g.periodic && !l->has("dims"))
+      throw input_error(l->where("periodic") +
+                        ": 'lattice.periodic' needs 'lattice.dims' (the box is dims x spacing from the origin)");
+    if (g.periodic && l->has("plane_z"))
+      throw input_error(l->where("plane_z") + ": 'lattice.plane_z' and 'lattice.periodic' do not go together");
+  }
   if (l && l->has("plane_z")) {
     const double z = l->get<double>("plane_z");
     const double z0 = g.origin[2], z1 = g.coord(2, g.dims[2] - 1);
@@ -142,13 +151,30 @@ void read_physics(const config_node& root, potential_job_config& j) {
   j.pair.function = parse_cutoff_function(in->get_choice("function", "cutcp", cutoff_function_names()));
 }
 
+// A periodic box needs a cutoff of at most half its shortest side: then each pair has one image within the cutoff
+// (the minimum image), which is what every periodic strategy sums.
+void check_periodic(const config_node& root, const potential_job_config& j) {
+  if (!j.grid.periodic) return;
+  const auto l = root.child("lattice");
+  if (!j.pair.is_cutoff())
+    throw input_error(l.where("periodic") +
+                      ": 'lattice.periodic' needs a cutoff interaction (physics.interaction.kind: cutoff); a periodic "
+                      "Coulomb sum needs Ewald summation, which ppl does not do");
+  const auto box = j.grid.box();
+  const double shortest = std::min({box[0], box[1], box[2]});
+  if (j.pair.radius > 0.5 * shortest)
+    throw input_error(root.child("physics").child("interaction").where("radius") + ": 'physics.interaction.radius' = " +
+                      std::to_string(j.pair.radius) + " A is more than half the shortest side of the periodic box (" +
+                      std::to_string(shortest) + " A)");
+}
+
 void read_strategy(const config_node& root, potential_job_config& j) {
   j.strategy_name = root.get<std::string>("strategy");
   const auto params = root.find("strategy_params");
   if (params && !params->is_map())
     throw input_error(params->where() + ": 'strategy_params' must be a map of the strategy's parameters");
   j.strategy = make_potential_strategy(j.strategy_name, params ? &*params : nullptr, j.pair,
-                                       root.where("strategy") + ": strategy");
+                                       root.where("strategy") + ": strategy", j.grid.periodic);
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {
@@ -187,6 +213,7 @@ potential_job_config read_potential_job(const config_node& root) {
   j.input = read_input(root);
   read_lattice(root, j);
   read_physics(root, j);
+  check_periodic(root, j);
   read_strategy(root, j);
   check_memory(root, j);
   read_outputs(root, j);

@@ -26,6 +26,19 @@ double reference_potential_at(const atoms& a, double x, double y, double z, cons
   return v;
 }
 
+double reference_potential_at(const atoms& a, const lattice& g, double x, double y, double z,
+                              const interaction& physics) {
+  if (!g.periodic) return reference_potential_at(a, x, y, z, physics);
+  const auto box = g.box();
+  auto image = [](double d, double l) { return d - l * std::nearbyint(d / l); };  // minimum image, |d| <= l/2
+  double v = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const double dx = image(x - a.x[i], box[0]), dy = image(y - a.y[i], box[1]), dz = image(z - a.z[i], box[2]);
+    v += pair_potential_f64(physics, a.q[i], dx * dx + dy * dy + dz * dz);
+  }
+  return v;
+}
+
 std::vector<double> reference_potential(const atoms& a, const lattice& g, const interaction& physics) {
   std::vector<double> out(g.size());
   using host = Kokkos::DefaultHostExecutionSpace;
@@ -33,7 +46,7 @@ std::vector<double> reference_potential(const atoms& a, const lattice& g, const 
                        Kokkos::RangePolicy<host, Kokkos::IndexType<std::int64_t>>(0, std::int64_t(g.size())),
                        [&](std::int64_t idx) {
                          const auto p = g.point(std::size_t(idx));
-                         out[std::size_t(idx)] = reference_potential_at(a, p[0], p[1], p[2], physics);
+                         out[std::size_t(idx)] = reference_potential_at(a, g, p[0], p[1], p[2], physics);
                        });
   host().fence();
   return out;

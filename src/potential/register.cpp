@@ -10,7 +10,7 @@ const potential_registry& potential_strategies() {
   static const potential_registry table = [] {
     using namespace potential_detail;
     potential_registry r("potential strategy");
-    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff"};
+    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "periodic"};
     r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference,
            build_requirement::none, any});
     r.add({"scatter", "one thread per atom, atomic adds into the lattice (slow: contended atomics)", "all",
@@ -34,19 +34,21 @@ const potential_registry& potential_strategies() {
   return table;
 }
 
-bool supports(const potential_registry::entry& e, const interaction& physics) {
-  return e.can(config_name(physics.kind));
+bool supports(const potential_registry::entry& e, const interaction& physics, bool periodic) {
+  return e.can(config_name(physics.kind)) && (!periodic || e.can("periodic"));
 }
 
 std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const config_node* params,
-                                                            const interaction& physics, const std::string& where) {
+                                                            const interaction& physics, const std::string& where,
+                                                            bool periodic) {
   const auto& entry = potential_strategies().get(name, where);
-  if (!supports(entry, physics)) {
+  if (!supports(entry, physics, periodic)) {
     std::string able;
     for (const auto& e : potential_strategies().entries())
-      if (supports(e, physics)) able += (able.empty() ? "" : ", ") + e.name;
+      if (supports(e, physics, periodic)) able += (able.empty() ? "" : ", ") + e.name;
     throw input_error(where + ": potential strategy '" + name + "' does not support the " + config_name(physics.kind) +
-                      " interaction; strategies that do: " + able);
+                      " interaction" + (periodic ? " on a periodic lattice" : "") +
+                      "; strategies that do: " + (able.empty() ? "none" : able));
   }
   auto s = entry.factory(params);
   if (params != nullptr) params->check_all_used();

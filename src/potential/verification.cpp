@@ -40,7 +40,7 @@ void check_points(const atoms& a, const lattice& g, const interaction& physics, 
     Kokkos::parallel_for("ppl::potential::verify_f64", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, m),
                          [&](std::size_t n) {
                            const auto p = g.point(point(n));
-                           ref[n] = potential_f64(a, p[0], p[1], p[2], physics);
+                           ref[n] = reference_potential_at(a, g, p[0], p[1], p[2], physics);
                          });
     Kokkos::DefaultHostExecutionSpace().fence();
     for (std::size_t n = 0; n < m; ++n) acc.add(double(values[point(n)]), ref[n]);

@@ -20,8 +20,7 @@ atoms read_pqr(const std::string& path);
 
 // Uniform random atoms in [lo, hi] per axis with charges uniform in [qmin, qmax]. The PMPP benchmark is
 // 10,000 atoms in [0,50]x[0,50]x[0,25] A, charges in [-2, 2], seed 42.
-atoms random_atoms(std::size_t n, const double lo[3], const double hi[3], double qmin, double qmax,
-                   std::uint64_t seed);
+atoms random_atoms(std::size_t n, const double lo[3], const double hi[3], double qmin, double qmax, std::uint64_t seed);
 
 // A TIP3-like water box (O -0.834 e, H +0.417 e, O-H 0.9572 A, H-O-H 104.52 deg) filling [0,lx]x[0,ly]x[0,lz] at
 // 0.1 atoms/A^3 (round(V / 30 A^3) molecules), randomly oriented, no two molecules closer than 1.2 A, net charge 0.

@@ -23,6 +23,12 @@ struct lattice {
   std::array<double, 3> origin{0.0, 0.0, 0.0};
   double spacing = 0.5;
   std::array<int, 3> dims{1, 1, 1};
+  // Periodic: the lattice spans an orthorhombic box [origin, origin + dims * spacing) per axis (point dims wraps to
+  // point 0); atoms are taken modulo the box and each pair uses the minimum image. Only with a cutoff interaction
+  // whose radius is at most half the shortest box side (so one image per pair is all there is).
+  bool periodic = false;
+
+  std::array<double, 3> box() const { return {spacing * dims[0], spacing * dims[1], spacing * dims[2]}; }
 
   // nx * ny * nz; saturates at SIZE_MAX instead of wrapping around, so an oversized lattice never looks empty.
   std::size_t size() const {

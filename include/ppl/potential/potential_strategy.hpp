@@ -84,10 +84,12 @@ const potential_registry& potential_strategies();
 // The one way to make a strategy (job, tests, benchmarks): looks `name` up (errors name `where`), checks that it
 // supports `physics` (else an input error that lists the strategies that do), runs its factory on `params` (may be
 // null) and reports unknown parameters.
+// `periodic`: the lattice is a periodic box (lattice::periodic), which needs the capability "periodic".
 std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const config_node* params,
-                                                            const interaction& physics, const std::string& where);
+                                                            const interaction& physics, const std::string& where,
+                                                            bool periodic = false);
 
-// Capability names of the potential registry: the interaction kinds (config_name(interaction_kind)).
-bool supports(const potential_registry::entry& e, const interaction& physics);
+// Capability names of the potential registry: the interaction kinds (config_name(interaction_kind)) and "periodic".
+bool supports(const potential_registry::entry& e, const interaction& physics, bool periodic = false);
 
 }  // namespace ppl

@@ -13,6 +13,10 @@ namespace ppl {
 double reference_potential_at(const atoms& a, double x, double y, double z,
                               const interaction& physics = coulomb_interaction());
 
+// The same at a point of lattice `g`: with g.periodic, each pair at its minimum image in g's box.
+double reference_potential_at(const atoms& a, const lattice& g, double x, double y, double z,
+                              const interaction& physics);
+
 // Every point of `g`, x fastest (lattice::index), OpenMP-parallel over points on the host.
 std::vector<double> reference_potential(const atoms& a, const lattice& g,
                                         const interaction& physics = coulomb_interaction());
