@@ -10,7 +10,8 @@ const potential_registry& potential_strategies() {
   static const potential_registry table = [] {
     using namespace potential_detail;
     potential_registry r("potential strategy");
-    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "periodic"};
+    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "periodic"},
+        cutoff{"cutoff", "periodic"};
     r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference,
            build_requirement::none, any});
     r.add({"scatter", "one thread per atom, atomic adds into the lattice (slow: contended atomics)", "all",
@@ -23,6 +24,12 @@ const potential_registry& potential_strategies() {
            "C points per thread strided by the block width, atoms tiled in team scratch (coarsening, block_width, "
            "block_rows, tile_atoms)",
            "all", make_gather_coalesced, build_requirement::none, coulomb});
+    r.add(
+        {"cutoff_binned",
+         "small bins of fixed capacity sorted on the device, a region's neighbourhood offset list, bins staged in team "
+         "scratch, C points per thread with the cylinder test, overflow atoms on the host (bin_edge, bin_capacity, "
+         "coarsening, region, team_size, bins_per_stage)",
+         "all", make_cutoff_binned, build_requirement::none, cutoff});
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
            "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda, coulomb});
     r.add({"gather_hybrid_rsqrt_cuda",

@@ -18,6 +18,7 @@ std::unique_ptr<potential_strategy> make_scatter(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
+std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);

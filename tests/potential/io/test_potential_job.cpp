@@ -269,8 +269,16 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
 // impossible tolerance exits 3 with its outputs written.
 class potential_job_strategies : public ::testing::TestWithParam<std::string> {
  protected:
+  // Coulomb where the strategy sums it, else a cutoff (the cutoff strategies).
+  ppl::interaction pair() const {
+    return ppl::potential_strategies().find(GetParam())->can("coulomb")
+               ? ppl::coulomb_interaction()
+               : ppl::cutoff_interaction(3.0, ppl::cutoff_function::cutcp);
+  }
   std::string job_yaml(const temp_dir& t, const std::string& tolerance) const {
-    return "job: potential\n"
+    const std::string physics =
+        pair().is_cutoff() ? "physics: {interaction: {kind: cutoff, radius: 3.0, function: cutcp}}\n" : "";
+    return "job: potential\n" + physics +
            "input:\n"
            "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
            "lattice: {origin: [-1.0, -0.5, 0.25], spacing: 0.5, dims: [17, 13, 11]}\n"
@@ -302,8 +310,7 @@ TEST_P(potential_job_strategies, runs_verifies_and_writes) {
   for (int k = 0; k < 11; ++k)
     for (int j = 0; j < 13; ++j)
       for (int i = 0; i < 17; ++i) {
-        const double ref =
-            ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k), ppl::coulomb_interaction());
+        const double ref = ppl::potential_f64(a, g.coord(0, i), g.coord(1, j), g.coord(2, k), pair());
         const double d = dx.values[g.index(i, j, k)] - ref;
         diff2 += d * d, ref2 += ref * ref;
       }

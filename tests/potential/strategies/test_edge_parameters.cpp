@@ -6,6 +6,7 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/core/system_info.hpp"
+#include "ppl/potential/reference.hpp"
 #include "strategy_test_support.hpp"
 
 namespace ppl::test {
@@ -36,6 +37,12 @@ const std::map<std::string, std::vector<std::string>>& edges() {
     for (const auto& fixed :
          {"coarsening: 8, software_points: 0, tile_atoms: 1", "coarsening: 16, software_points: 8, tile_atoms: 2048"})
       for (const auto& s : team_shapes(fixed)) t["gather_hybrid_rsqrt_cuda"].push_back(s);
+    t["cutoff_binned"] = {"{bin_edge: 0.25, bin_capacity: 1, coarsening: 1, region: [1, 1, 1], bins_per_stage: 1}",
+                          "{bin_edge: 64, bin_capacity: 1024, coarsening: 8, region: [64, 1, 1], bins_per_stage: 1}",
+                          "{coarsening: 2, region: [2, 64, 64], team_size: 1024}",
+                          "{team_size: 1}",
+                          "{team_size: 2}",
+                          "{bins_per_stage: 64}"};
     return t;
   }();
   return table;
@@ -72,12 +79,19 @@ class PotentialEdges : public ::testing::TestWithParam<edge_case> {};
 TEST_P(PotentialEdges, RunCorrectlyOrAreRejectedAtLoad) {
   const auto& [name, params] = GetParam();
   std::unique_ptr<potential_strategy> s;
+  // The cutoff strategies run a cutoff interaction, checked against the float64 sum of the same.
+  const bool coulomb = potential_strategies().find(name)->can("coulomb");
+  const interaction in = coulomb ? coulomb_interaction() : cutoff_interaction(4.0, cutoff_function::cutcp);
   try {
-    s = make_strategy(name, params);
+    s = make_strategy(name, params, in);
   } catch (const input_error& e) {
     const std::string msg = e.what();
-    // Only a team larger than this build launches may be rejected; the message names the key and the range.
     EXPECT_NE(msg.find("test params:1:"), std::string::npos) << msg;
+    if (!coulomb) {  // a team larger than this build launches: the message names team_size and the limit
+      EXPECT_NE(msg.find("team_size"), std::string::npos) << msg;
+      return;
+    }
+    // Only a team larger than this build launches may be rejected; the message names the key and the range.
     EXPECT_NE(msg.find("'block_"), std::string::npos) << msg;
     EXPECT_NE(msg.find("block_width x block_rows must be in [1, "), std::string::npos) << msg;
     if (!default_space_is_gpu()) {
@@ -85,15 +99,22 @@ TEST_P(PotentialEdges, RunCorrectlyOrAreRejectedAtLoad) {
     }
     return;
   }
-  if (!default_space_is_gpu()) {
+  if (!default_space_is_gpu() && coulomb) {
     EXPECT_TRUE(host_accepts(params)) << "accepted a team the host cannot run";
   }
   const std::uint64_t seed = test_seed(3);
   SCOPED_TRACE("seed " + std::to_string(seed));
   const lattice g = make_lattice(0.5, -1.0, 2.0, 0.5, 37, 5, 3);
   const atoms a = atoms_around(g, 150, 2.0, seed);
-  const std::vector<float> v = run_strategy(*s, a, g);
-  expect_within_tolerance(name, g, v, float64_expected(a, g), params + " on 37x5x3");
+  const std::vector<float> v = run_strategy(*s, a, g, in);
+  if (coulomb) {
+    expect_within_tolerance(name, g, v, float64_expected(a, g), params + " on 37x5x3");
+    return;
+  }
+  const std::vector<double> ref = reference_potential(a, g, in);
+  double d2 = 0, r2 = 0;
+  for (std::size_t p = 0; p < ref.size(); ++p) d2 += (v[p] - ref[p]) * (v[p] - ref[p]), r2 += ref[p] * ref[p];
+  EXPECT_LE(std::sqrt(d2 / r2), max_relative_l2) << params << " on 37x5x3";
 }
 
 std::string printable(const ::testing::TestParamInfo<edge_case>& info) {

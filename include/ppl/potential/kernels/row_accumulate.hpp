@@ -46,12 +46,11 @@ KOKKOS_FORCEINLINE_FUNCTION float masked_inverse_distance(float r2) {
   return r2 < coincidence_radius2_f ? 0.0f : r;
 }
 
-// `term` is the interaction's pair term (pair_terms.hpp); coulomb_term compiles to the plain q * rsqrt(r^2).
-template <int C, class Term = coulomb_term>
-KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, float z, float ax, float ay, float az,
-                                                float q, float (&v)[C], const Term& term = Term{}) {
-  const float dy = y - ay, dz = z - az;
-  const float dyz2 = dy * dy + dz * dz;
+// One atom against C points of a row, given dy^2 + dz^2 of the atom and the row (shared by the C points); `term` is
+// the interaction's pair term (pair_terms.hpp); coulomb_term compiles to the plain q * rsqrt(r^2).
+template <int C, class Term>
+KOKKOS_FORCEINLINE_FUNCTION void accumulate_row_dyz2(const float (&x)[C], float dyz2, float ax, float q, float (&v)[C],
+                                                     const Term& term) {
   if (dyz2 >= coincidence_radius2_f) {
     PPL_POINTS_LOOP
     for (int c = 0; c < C; ++c) {
@@ -69,6 +68,13 @@ KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, fl
       v[c] += r2 < coincidence_radius2_f ? 0.0f : term(q, r2, fast_rsqrt(r2));
     }
   }
+}
+
+template <int C, class Term = coulomb_term>
+KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, float z, float ax, float ay, float az,
+                                                float q, float (&v)[C], const Term& term = Term{}) {
+  const float dy = y - ay, dz = z - az;
+  accumulate_row_dyz2<C>(x, dy * dy + dz * dz, ax, q, v, term);
 }
 
 }  // namespace ppl::kernels

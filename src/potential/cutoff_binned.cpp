@@ -1,0 +1,322 @@
+// `cutoff_binned`: the portable Kokkos cutoff summation (the kernel and its plan are in cutoff_binned.hpp).
+#include "cutoff_binned.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/potential/kernels/pair_terms.hpp"
+#include "ppl/spatial/bin_stencil.hpp"
+
+namespace ppl::potential_detail {
+
+binned_params read_binned_params(const config_node* params) {
+  binned_params p;
+  if (params == nullptr) {
+    if (!default_space_is_gpu()) p.coarsening = 8;  // the host vectorises 8 points per segment
+    return p;
+  }
+  p.bin_edge = params->get_in<double>("bin_edge", 4.0, 0.25, 64.0);
+  p.capacity = read_int_in(params, "bin_capacity", 8, 1, 1024);
+  p.coarsening = read_int_choice(params, "coarsening", default_space_is_gpu() ? 4 : 8, {1, 2, 4, 8});
+  if (params->has("region")) {
+    const auto r = params->get<std::vector<int>>("region");
+    if (r.size() != 3)
+      throw input_error(params->where("region") + ": '" + params->key_path("region") + "' must be [x, y, z]");
+    for (int d = 0; d < 3; ++d) {
+      if (r[d] < 1 || r[d] > 64)
+        throw input_error(params->where("region") + ": '" + params->key_path("region") + "' values must be in [1, 64]");
+      p.region[d] = r[d];
+    }
+  }
+  if (p.region[0] % p.coarsening != 0)
+    throw input_error((params->has("region") ? params->where("region") : params->where()) + ": '" +
+                      params->key_path("region") + "'[0] = " + std::to_string(p.region[0]) +
+                      " must be a multiple of the coarsening " + std::to_string(p.coarsening));
+  p.team_size = read_int_in(params, "team_size", 0, 0, 1024);
+  p.bins_per_stage = read_int_in(params, "bins_per_stage", 4, 1, 64);
+  return p;
+}
+
+binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, const std::string& name)
+    : potential_plan(pr), params(bp), label(name) {
+  if (!pr.physics.is_cutoff()) throw error(exit_code::failure, label + ": needs a cutoff interaction");
+  const double rc = pr.physics.radius;
+  const device_atoms atoms = to_device(pr.input, pr.grid);
+  geo.g = pr.grid.shape();
+  geo.grid = spatial::make_bin_grid(pr.grid, bp.bin_edge, rc, pr.grid.periodic);
+  geo.capacity = bp.capacity;
+  for (int d = 0; d < 3; ++d) {
+    geo.region[d] = bp.region[d];
+    geo.regions[d] = int((pr.grid.dims[d] + bp.region[d] - 1) / bp.region[d]);
+  }
+  if (double(geo.regions[0]) * geo.regions[1] * geo.regions[2] > 2147483647.0)
+    throw input_error(label + ": more than 2^31 - 1 regions; use a larger 'region'");
+  if (default_space_is_gpu())
+    spatial::check_atom_bins_memory(geo.grid, bp.capacity, atoms.size(),
+                                    query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
+  bins = spatial::build_atom_bins(atoms, geo.grid, bp.capacity);
+  const double extent[3] = {pr.grid.spacing * (bp.region[0] - 1), pr.grid.spacing * (bp.region[1] - 1),
+                            pr.grid.spacing * (bp.region[2] - 1)};
+  stencil_host = spatial::make_bin_stencil(geo.grid.edge, extent, rc);
+  geo.stencil_size = int(stencil_host.size());
+  geo.bins_per_stage = bp.bins_per_stage;
+  stencil = Kokkos::View<int*>("ppl::potential::stencil", 3 * stencil_host.size());
+  auto h = Kokkos::create_mirror_view(stencil);
+  for (std::size_t s = 0; s < stencil_host.size(); ++s)
+    for (int d = 0; d < 3; ++d) h(3 * s + d) = stencil_host[s][std::size_t(d)];
+  Kokkos::deep_copy(stencil, h);
+  if (bins.overflow_host.extent(0) > 0) {
+    overflow_map_host = Kokkos::View<float*, Kokkos::HostSpace>("ppl::potential::overflow_host", pr.grid.size());
+    overflow_map = potential_view("ppl::potential::overflow", pr.grid.size());
+  }
+}
+
+int binned_team_size(const binned_params& p) {
+  const int segments = (p.region[0] / p.coarsening) * p.region[1] * p.region[2];
+  int t = p.team_size > 0 ? p.team_size : default_space_is_gpu() ? segments : 1;
+  return std::min(t, segments);
+}
+
+namespace {
+
+binned_geometry scratch_geometry(const binned_params& p) {
+  binned_geometry geo{};
+  for (int d = 0; d < 3; ++d) geo.region[d] = p.region[d];
+  geo.capacity = p.capacity;
+  geo.bins_per_stage = p.bins_per_stage;
+  return geo;
+}
+
+// Kokkos' team_size_max for the kernel<C, Term, Count> with this scratch.
+template <int C, class Term, bool Count>
+int max_team(const binned_geometry& geo) {
+  using kernel = binned_kernel<C, Term, Count>;
+  typename kernel::policy probe(1, 1);
+  probe.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(geo)));
+  kernel k{};
+  k.geo = geo;
+  return probe.team_size_max(k, Kokkos::ParallelForTag());
+}
+
+template <int C>
+int max_team_all_terms(const binned_geometry& geo) {
+  int m = max_team<C, kernels::truncated_term, false>(geo);
+  m = std::min(m, max_team<C, kernels::cutcp_term, false>(geo));
+  m = std::min(m, max_team<C, kernels::shifted_term, false>(geo));
+  return std::min(m, max_team<C, kernels::cutcp_term, true>(geo));
+}
+
+template <int C, class Term, bool Count>
+void launch_one(const binned_plan& p, potential_view out, bool accumulate, Kokkos::View<unsigned long long*> counts,
+                const Term& term) {
+  using kernel = binned_kernel<C, Term, Count>;
+  const int team = binned_team_size(p.params);  // checked against team_size_max by the factory
+  const kernel k{p.geo,     p.bins.slots, p.bins.counts, p.stencil,
+                 out,       counts,       term,          float(p.physics.radius * p.physics.radius),
+                 accumulate};
+  const int league = p.geo.regions[0] * p.geo.regions[1] * p.geo.regions[2];
+  typename kernel::policy policy(league, team);
+  policy.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(p.geo)));
+  Kokkos::parallel_for("ppl::potential::" + p.label, policy, k);
+}
+
+template <class Term>
+void launch_term(const binned_plan& p, potential_view out, bool accumulate, bool count,
+                 Kokkos::View<unsigned long long*> counts, const Term& term) {
+  auto go = [&](auto c) {
+    constexpr int C = decltype(c)::value;
+    if (count)
+      launch_one<C, Term, true>(p, out, accumulate, counts, term);
+    else
+      launch_one<C, Term, false>(p, out, accumulate, counts, term);
+  };
+  switch (p.params.coarsening) {
+    case 1:
+      go(std::integral_constant<int, 1>{});
+      break;
+    case 2:
+      go(std::integral_constant<int, 2>{});
+      break;
+    case 4:
+      go(std::integral_constant<int, 4>{});
+      break;
+    default:
+      go(std::integral_constant<int, 8>{});
+      break;
+  }
+}
+
+}  // namespace
+
+void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
+                   Kokkos::View<unsigned long long*> pair_counts) {
+  kernels::with_cutoff_term(p.physics,
+                            [&](const auto& term) { launch_term(p, out, accumulate, count, pair_counts, term); });
+}
+
+namespace {
+
+// Calls f(point index within plane k, r^2, q) for every pair of an overflow atom (lattice frame, float32 positions as
+// the kernels see them) and a point of plane k that lies within the atom's cube of side 2 rc (periodic: each pair
+// at its minimum image). The one loop behind the host sum and the pair counts.
+template <class F>
+void visit_overflow_plane(const binned_plan& p, int k, F&& f) {
+  const auto atoms = p.bins.overflow_host;
+  const auto& g = p.grid;
+  const double h = g.spacing, rc = p.physics.radius;
+  const auto box = g.box();
+  const int nx = g.dims[0], ny = g.dims[1];
+  const double z = h * k;
+  for (std::size_t n = 0; n < atoms.extent(0); ++n) {
+    const atom4 a = atoms(n);
+    double dz = z - a.z;
+    if (g.periodic) dz -= box[2] * std::nearbyint(dz / box[2]);
+    if (!(std::abs(dz) < rc)) continue;
+    const int jlo = int(std::ceil((a.y - rc) / h)), jhi = int(std::floor((a.y + rc) / h));
+    const int ilo = int(std::ceil((a.x - rc) / h)), ihi = int(std::floor((a.x + rc) / h));
+    for (int jj = jlo; jj <= jhi; ++jj) {
+      int j = jj;
+      if (g.periodic)
+        j = ((jj % ny) + ny) % ny;
+      else if (jj < 0 || jj >= ny)
+        continue;
+      const double dy = h * jj - a.y;  // unwrapped: two images of one row differ by a box >= 2 rc
+      if (!(std::abs(dy) < rc)) continue;
+      for (int ii = ilo; ii <= ihi; ++ii) {
+        int i = ii;
+        if (g.periodic)
+          i = ((ii % nx) + nx) % nx;
+        else if (ii < 0 || ii >= nx)
+          continue;
+        const double dx = h * ii - a.x;
+        f(std::size_t(j) * nx + i, dx * dx + dy * dy + dz * dz, a.q);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+// In parallel over z planes (one thread per plane: no two threads write the same point), float64 per pair.
+void sum_overflow_on_host(const binned_plan& p) {
+  const int nx = p.grid.dims[0], ny = p.grid.dims[1];
+  auto map = p.overflow_map_host;
+  const interaction physics = p.physics;
+  Kokkos::parallel_for("ppl::potential::overflow_host",
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, p.grid.dims[2]), [&](int k) {
+                         float* plane = map.data() + std::size_t(k) * nx * ny;
+                         std::fill(plane, plane + std::size_t(nx) * ny, 0.0f);
+                         visit_overflow_plane(p, k, [&](std::size_t at, double r2, float q) {
+                           plane[at] += float(pair_potential_f64(physics, q, r2));
+                         });
+                       });
+  Kokkos::DefaultHostExecutionSpace().fence();
+}
+
+void binned_plan::count_pairs() const {
+  if (examined_ >= 0) return;
+  Kokkos::View<unsigned long long*> counts("ppl::potential::pair_counts", 2);
+  potential_view none;
+  launch_binned(*this, none, false, true, counts);
+  auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
+  examined_ = double(h(0));
+  within_ = double(h(1));
+  const double rc2 = physics.radius * physics.radius;
+  for (int k = 0; k < grid.dims[2]; ++k)
+    visit_overflow_plane(*this, k, [&](std::size_t, double r2, float) {
+      examined_ += 1;
+      within_ += (r2 < rc2 && r2 >= coincidence_radius2) ? 1 : 0;
+    });
+}
+
+double binned_plan::pairs_examined() const {
+  count_pairs();
+  return examined_;
+}
+
+double binned_plan::pairs_within() const {
+  count_pairs();
+  return within_;
+}
+
+namespace {
+
+class binned_strategy final : public potential_strategy {
+ public:
+  explicit binned_strategy(binned_params p) : params_(p) {}
+
+  std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
+    profiling_region region("cutoff_binned");
+    return std::make_unique<binned_plan>(p, params_, "cutoff_binned");
+  }
+
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+    profiling_region region("cutoff_binned");
+    const auto* p = dynamic_cast<const binned_plan*>(&plan);
+    if (p == nullptr) throw error(exit_code::failure, "cutoff_binned: given another strategy's plan");
+    using clock = std::chrono::steady_clock;
+    const auto t0 = clock::now();
+    launch_binned(*p, out, mode == write_mode::accumulate, false, {});  // asynchronous on a GPU
+    const bool overflow = p->overflow_map.extent(0) > 0;
+    if (overflow) {
+      const auto h0 = clock::now();
+      sum_overflow_on_host(*p);  // meanwhile, on the host
+      p->host_seconds = std::chrono::duration<double>(clock::now() - h0).count();
+      Kokkos::deep_copy(p->overflow_map, p->overflow_map_host);  // waits for the kernel (same stream)
+      const auto add = p->overflow_map;
+      Kokkos::parallel_for(
+          "ppl::potential::cutoff_binned_overflow_add",
+          Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(out.extent(0))),
+          KOKKOS_LAMBDA(std::int64_t i) { out(i) += add(i); });
+    }
+    Kokkos::fence();
+    p->wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
+  }
+
+ private:
+  binned_params params_;
+};
+
+}  // namespace
+
+// At configuration time (`ppl validate`): the team must be one this backend launches for every variant of the
+// kernel with this scratch, or the job is an input error naming the key.
+void check_binned_team(const std::string& label, const config_node* params, const binned_params& p) {
+  const binned_geometry geo = scratch_geometry(p);
+  int limit = 0;
+  switch (p.coarsening) {
+    case 1:
+      limit = max_team_all_terms<1>(geo);
+      break;
+    case 2:
+      limit = max_team_all_terms<2>(geo);
+      break;
+    case 4:
+      limit = max_team_all_terms<4>(geo);
+      break;
+    default:
+      limit = max_team_all_terms<8>(geo);
+      break;
+  }
+  const int team = binned_team_size(p);
+  if (team <= limit) return;
+  const bool named = params != nullptr && params->has("team_size");
+  const std::string where = named ? params->where("team_size") : params ? params->where() : "strategy_params";
+  throw input_error(where + ": " + label + ": teams of " + std::to_string(team) + " threads ('team_size'" +
+                    (named ? "" : " by default: one per segment of the region") + "), but this build (" +
+                    Kokkos::DefaultExecutionSpace::name() + ") runs this kernel with teams of at most " +
+                    std::to_string(limit) +
+                    " (region, bin_capacity and bins_per_stage as configured): team_size must be in [1, " +
+                    std::to_string(limit) + "]");
+}
+
+std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params) {
+  const binned_params p = read_binned_params(params);
+  check_binned_team("cutoff_binned", params, p);
+  return std::make_unique<binned_strategy>(p);
+}
+
+}  // namespace ppl::potential_detail

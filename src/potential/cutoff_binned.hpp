@@ -1,0 +1,220 @@
+#pragma once
+// Cutoff summation with small spatial bins (Rodrigues et al. 2008, Parboil cutcp; ../shared/references lecture and
+// PMPP chapter 18): the plan sorts the atoms into bins of fixed capacity on the device (spatial/atom_bins.hpp) and
+// computes the neighbourhood offset list of a region (spatial/bin_stencil.hpp); a team computes one region of
+// lattice points, loading `bins_per_stage` bins of its stencil at a time into team scratch (shared memory on a GPU),
+// where every thread of the team reuses them. A thread owns segments of C consecutive points of a row; per atom it
+// first tests the cylinder dy^2 + dz^2 < rc^2 around its row (one test for C pairs), and stops at the bin's fill
+// count (the empty slots after it hold a sentinel that would contribute 0). Atoms beyond a bin's capacity are summed
+// on the host while the device works, and added afterwards.
+#include <Kokkos_Core.hpp>
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "ppl/potential/kernels/row_accumulate.hpp"
+#include "ppl/spatial/atom_bins.hpp"
+#include "ppl/spatial/bin_grid.hpp"
+#include "strategy_support.hpp"
+
+namespace ppl::potential_detail {
+
+// The typed parameters of the binned strategies (see binned_params_from / docs/cutoff.md for the ranges).
+struct binned_params {
+  double bin_edge = 4.0;               // A; Parboil's 4 A bins
+  int capacity = 8;                    // atoms per bin (8 x 16 B = 128 B, Parboil's)
+  int coarsening = 4;                  // C: points per thread segment along x
+  std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
+  int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
+  int bins_per_stage = 4;              // bins loaded into scratch per barrier pair
+};
+
+binned_params read_binned_params(const config_node* params);
+
+// What the device kernel needs of the plan, by value.
+struct binned_geometry {
+  spatial::lattice_shape g;
+  spatial::bin_grid grid;
+  int capacity;
+  int regions[3];  // regions per axis
+  int region[3];   // points per region
+  int stencil_size;
+  int bins_per_stage;
+};
+
+class binned_plan final : public potential_plan {
+ public:
+  binned_plan(const potential_problem& p, const binned_params& bp, const std::string& label);
+  double pairs_examined() const override;
+  double pairs_within() const override;
+
+  binned_params params;
+  std::string label;
+  binned_geometry geo{};
+  spatial::atom_bins<Kokkos::DefaultExecutionSpace::memory_space> bins;
+  Kokkos::View<int*> stencil;  // 3 ints per offset
+  std::vector<std::array<int, 3>> stencil_host;
+  // The overflow atoms' map, summed on the host during the device kernel (empty when no bin overflowed).
+  mutable Kokkos::View<float*, Kokkos::HostSpace> overflow_map_host;
+  mutable potential_view overflow_map;
+  // The last compute's split (seconds): device kernel alone, host overflow sum, both together.
+  mutable double device_seconds = 0, host_seconds = 0, wall_seconds = 0;
+
+ private:
+  void count_pairs() const;
+  mutable double examined_ = -1, within_ = 0;
+};
+
+// The team scratch of one launch: region accumulators, staged atoms, their fill counts.
+inline std::size_t binned_scratch_bytes(const binned_geometry& geo) {
+  const std::size_t points = std::size_t(geo.region[0]) * geo.region[1] * geo.region[2];
+  const std::size_t atoms = std::size_t(geo.bins_per_stage) * geo.capacity;
+  return Kokkos::View<float*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(points) +
+         Kokkos::View<atom4*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(atoms) +
+         Kokkos::View<int*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(geo.bins_per_stage);
+}
+
+// The portable kernel. Count = true counts pairs instead of summing (work efficiency): counts(0) pairs whose r^2 was
+// computed, counts(1) of those inside the cutoff (the singularity rule excluded).
+template <int C, class Term, bool Count>
+struct binned_kernel {
+  using policy = Kokkos::TeamPolicy<>;
+  using member = policy::member_type;
+  using space = Kokkos::DefaultExecutionSpace::scratch_memory_space;
+  template <class T>
+  using scratch = Kokkos::View<T*, space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+
+  binned_geometry geo;
+  Kokkos::View<const atom4*> slots;
+  Kokkos::View<const int*> counts;
+  Kokkos::View<const int*> stencil;
+  potential_view out;
+  Kokkos::View<unsigned long long*> pair_counts;
+  Term term;
+  float rc2;
+  bool accumulate;
+
+  // Bin coordinate b (may lie outside the grid) -> bin in the grid and the periodic image shift; false when outside
+  // a non-periodic grid.
+  KOKKOS_INLINE_FUNCTION bool resolve(int axis, int b, int& in_grid, float& shift) const {
+    const int n = geo.grid.dims[axis];
+    shift = 0.0f;
+    if (!geo.grid.periodic) {
+      in_grid = b;
+      return b >= 0 && b < n;
+    }
+    int wraps = b >= 0 ? b / n : -((-b + n - 1) / n);
+    in_grid = b - wraps * n;
+    shift = float(wraps) * geo.grid.box[axis];
+    return true;
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
+    const int pts = geo.region[0] * geo.region[1] * geo.region[2];
+    const int stage_atoms = geo.bins_per_stage * geo.capacity;
+    scratch<float> acc(m.team_scratch(0), pts);
+    scratch<atom4> tile(m.team_scratch(0), stage_atoms);
+    scratch<int> fill(m.team_scratch(0), geo.bins_per_stage);
+    const int rank = m.team_rank(), team = m.team_size();
+    const int r = m.league_rank();
+    const int rx = r % geo.regions[0], ry = (r / geo.regions[0]) % geo.regions[1],
+              rz = r / (geo.regions[0] * geo.regions[1]);
+    const int i0 = rx * geo.region[0], j0 = ry * geo.region[1], k0 = rz * geo.region[2];
+    int b0[3];
+    geo.grid.bin_of(geo.g.coord(i0), geo.g.coord(j0), geo.g.coord(k0), b0[0], b0[1], b0[2]);
+    for (int p = rank; p < pts; p += team) acc(p) = 0.0f;
+    const int seg_x = geo.region[0] / C;
+    const int segments = seg_x * geo.region[1] * geo.region[2];
+    unsigned long long examined = 0, within = 0;
+    for (int d0 = 0; d0 < geo.stencil_size; d0 += geo.bins_per_stage) {
+      m.team_barrier();  // the previous stage is done with the tile
+      for (int a = rank; a < stage_atoms; a += team) {
+        const int s = a / geo.capacity, slot = a % geo.capacity;
+        int n = 0;
+        atom4 at = spatial::empty_slot();
+        if (d0 + s < geo.stencil_size) {
+          int b[3];
+          float shift[3];
+          bool inside = true;
+          for (int axis = 0; axis < 3; ++axis)
+            inside = resolve(axis, b0[axis] + stencil(3 * (d0 + s) + axis), b[axis], shift[axis]) && inside;
+          if (inside) {
+            const int bin = geo.grid.index(b[0], b[1], b[2]);
+            n = counts(bin);
+            if (slot < n) {
+              at = slots(std::int64_t(bin) * geo.capacity + slot);
+              at.x += shift[0];
+              at.y += shift[1];
+              at.z += shift[2];
+            }
+          }
+        }
+        tile(a) = at;
+        if (slot == 0) fill(s) = n;
+      }
+      m.team_barrier();
+      for (int seg = rank; seg < segments; seg += team) {
+        const int sx = seg % seg_x, sy = (seg / seg_x) % geo.region[1], sz = seg / (seg_x * geo.region[1]);
+        const int j = j0 + sy, k = k0 + sz, ib = i0 + sx * C;
+        const float y = geo.g.coord(j), z = geo.g.coord(k);
+        float x[C], v[C];
+        const int base = (sz * geo.region[1] + sy) * geo.region[0] + sx * C;
+        for (int c = 0; c < C; ++c) {
+          x[c] = geo.g.coord(ib + c);
+          v[c] = Count ? 0.0f : acc(base + c);
+        }
+        for (int s = 0; s < geo.bins_per_stage; ++s) {
+          const int n = fill(s);
+          for (int a = 0; a < n; ++a) {
+            const atom4 at = tile(s * geo.capacity + a);
+            const float dy = y - at.y, dz = z - at.z;
+            const float dyz2 = dy * dy + dz * dz;
+            if (dyz2 >= rc2) continue;  // the cylinder test: no point of this segment is within the cutoff
+            if (Count) {
+              examined += C;
+              for (int c = 0; c < C; ++c) {
+                const float dx = x[c] - at.x, r2 = dx * dx + dyz2;
+                within += (r2 < rc2 && r2 >= kernels::coincidence_radius2_f && ib + c < geo.g.nx && j < geo.g.ny &&
+                           k < geo.g.nz)
+                              ? 1
+                              : 0;
+              }
+            } else {
+              kernels::accumulate_row_dyz2<C>(x, dyz2, at.x, at.q, v, term);
+            }
+          }
+        }
+        if (!Count)
+          for (int c = 0; c < C; ++c) acc(base + c) = v[c];
+      }
+    }
+    if (Count) {
+      Kokkos::atomic_add(&pair_counts(0), examined);
+      Kokkos::atomic_add(&pair_counts(1), within);
+      return;
+    }
+    m.team_barrier();
+    for (int p = rank; p < pts; p += team) {
+      const int pi = p % geo.region[0], pj = (p / geo.region[0]) % geo.region[1],
+                pk = p / (geo.region[0] * geo.region[1]);
+      const int i = i0 + pi, j = j0 + pj, k = k0 + pk;
+      if (i < geo.g.nx && j < geo.g.ny && k < geo.g.nz)
+        kernels::store_point(out(geo.g.index(i, j, k)), acc(p), accumulate);
+    }
+  }
+};
+
+// Team size for a launch: the parameter, or one thread per segment on a GPU and 1 on the host, capped by Kokkos'
+// team_size_max for this kernel.
+int binned_team_size(const binned_params& p);
+
+// Launches the portable kernel for the plan's interaction (Count: the pair counting pass).
+void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
+                   Kokkos::View<unsigned long long*> pair_counts);
+
+// Sums the overflow atoms into plan.overflow_map_host on the host (float64 per pair, minimum image when periodic).
+void sum_overflow_on_host(const binned_plan& p);
+
+}  // namespace ppl::potential_detail
