@@ -72,7 +72,9 @@ const scenario& scenario_data(const scenario_spec& spec) {
 
 std::vector<variant> variants() {
   std::vector<variant> v;
-  for (const auto& name : potential_strategies().names()) {
+  for (const auto& e : potential_strategies().entries()) {
+    if (!e.available() || !e.can("coulomb")) continue;  // the scenarios are direct Coulomb sums
+    const std::string& name = e.name;
     const bool slow = name == "reference" || name == "scatter";
     v.push_back({name, name, "", false, false, slow});
   }

@@ -180,7 +180,11 @@ void read_strategy(const config_node& root, potential_job_config& j) {
 void read_outputs(const config_node& root, potential_job_config& j) {
   const auto o = optional_map(root, "output");
   if (!o) return;
-  for (auto [key, slot] : {std::pair{"dx", &j.dx}, {"mrc", &j.mrc}, {"raw", &j.raw}, {"summary", &j.summary}}) {
+  for (auto [key, slot] : {std::pair{"dx", &j.dx},
+                           {"mrc", &j.mrc},
+                           {"raw", &j.raw},
+                           {"parboil_cutcp", &j.parboil_cutcp},
+                           {"summary", &j.summary}}) {
     if (!o->has(key)) continue;
     const bool raw = std::string(key) == "raw";
     *slot = o->output_file(

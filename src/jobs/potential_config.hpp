@@ -22,7 +22,7 @@ struct potential_job_config {
   interaction pair;  // physics.interaction
   std::string strategy_name;
   std::unique_ptr<potential_strategy> strategy;
-  std::optional<std::string> dx, mrc, raw, summary;  // output paths (relative to the working folder)
+  std::optional<std::string> dx, mrc, raw, parboil_cutcp, summary;  // output paths (relative to the working folder)
   verification_options verification;
   int warmup = 1, repeats = 3;
 };

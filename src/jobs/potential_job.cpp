@@ -1,6 +1,6 @@
 // `job: potential`: a potential map of a molecule or a synthetic system with one registered strategy, timed,
-// verified against float64 sums on the host, written as OpenDX / MRC / raw float32 and summarised. Configuration:
-// potential_config.cpp and docs/config.md ("potential").
+// verified against float64 sums on the host, written as OpenDX / MRC / raw float32 / Parboil cutcp's output and
+// summarised. Configuration: potential_config.cpp and docs/config.md ("potential").
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
@@ -15,6 +15,7 @@
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/mrc.hpp"
 #include "ppl/io/opendx.hpp"
+#include "ppl/io/parboil_cutcp.hpp"
 #include "ppl/io/raw_grid.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
@@ -146,6 +147,11 @@ class potential_job final : public job {
       f.sidecar = raw_sidecar_path(*cfg_.raw);
       s.outputs.push_back(f.sidecar);
       say("wrote " + *cfg_.raw + " and " + f.sidecar + " " + size_and_time(f));
+    }
+    if (cfg_.parboil_cutcp) {
+      const auto& f = timed_write(s, *cfg_.parboil_cutcp, "parboil_cutcp",
+                                  [&] { write_parboil_cutcp(*cfg_.parboil_cutcp, cfg_.grid.dims, values); });
+      say("wrote " + *cfg_.parboil_cutcp + " " + size_and_time(f));
     }
     if (cfg_.summary) {
       // Listed in itself without size and time (unknown while it is being written); measured for the text summary.

@@ -14,6 +14,9 @@ const potential_registry& potential_strategies() {
         cutoff{"cutoff", "periodic"};
     r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference,
            build_requirement::none, any});
+    r.add({"cutoff_reference",
+           "float64 cell list on the host (cells >= the radius, 27 neighbours; OpenMP over points): the cutoff oracle",
+           "host", make_cutoff_reference, build_requirement::none, cutoff});
     r.add({"scatter", "one thread per atom, atomic adds into the lattice (slow: contended atomics)", "all",
            make_scatter, build_requirement::none, coulomb});
     r.add({"gather", "one thread per point, atoms from a View; rsqrt: fast|ieee", "all", make_gather,

@@ -14,6 +14,7 @@
 namespace ppl::potential_detail {
 
 std::unique_ptr<potential_strategy> make_reference(const config_node* params);
+std::unique_ptr<potential_strategy> make_cutoff_reference(const config_node* params);
 std::unique_ptr<potential_strategy> make_scatter(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);

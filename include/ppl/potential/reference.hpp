@@ -21,4 +21,17 @@ double reference_potential_at(const atoms& a, const lattice& g, double x, double
 std::vector<double> reference_potential(const atoms& a, const lattice& g,
                                         const interaction& physics = coulomb_interaction());
 
+// Pairs (atom, point) whose distance a cutoff summation computed, and those of them closer than the radius.
+struct cutoff_pair_counts {
+  double examined = 0.0, within = 0.0;
+};
+
+// The same sums for a cutoff interaction (periodic lattices too) through a float64 cell list: each point visits only
+// the atoms of its 27 neighbour cells (cells at least `physics.radius` long), so it equals
+// reference_potential(a, g, physics) up to the float64 rounding of a different summation order. What the
+// `cutoff_reference` strategy computes (src/potential/cutoff_reference.cpp). Throws input_error unless `physics` is
+// a cutoff with a positive radius. `counts`, when given, receives the pairs examined and within the radius.
+std::vector<double> cutoff_reference_potential(const atoms& a, const lattice& g, const interaction& physics,
+                                               cutoff_pair_counts* counts = nullptr);
+
 }  // namespace ppl

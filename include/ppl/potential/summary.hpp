@@ -33,7 +33,7 @@ timing_stats summarize_times(int warmup, const std::vector<double>& seconds);
 // writing, fsync, rename). The summary's own entry is measured only after it is written: its JSON holds null.
 struct output_file {
   std::string path;
-  std::string format;  // "opendx", "mrc", "raw_float32" (with its JSON sidecar), "json" (the summary)
+  std::string format;  // "opendx", "mrc", "raw_float32" (with its JSON sidecar), "parboil_cutcp", "json" (the summary)
   std::uintmax_t bytes = 0;
   double seconds = 0;
   bool measured = true;

@@ -28,6 +28,7 @@ const std::map<std::string, std::vector<std::string>>& edges() {
   static const auto table = [] {
     std::map<std::string, std::vector<std::string>> t;
     t["reference"] = {""};
+    t["cutoff_reference"] = {};  // no parameters, cutoff only (these cases are Coulomb): test_cutoff_reference.cpp
     t["scatter"] = {""};
     t["gather"] = {"rsqrt: fast", "rsqrt: ieee"};
     t["gather_coarsened"] = {"coarsening: 1", "coarsening: 16"};

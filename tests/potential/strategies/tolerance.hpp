@@ -58,6 +58,9 @@ inline const tolerance& tolerance_of(const std::string& strategy) {
       // float64 sums rounded once to float32: at most eps/2 * |V| <= eps/2 * sum |t|; 0.1 for the float64 sums'
       // own error (about n * 1.1e-16 relative).
       {"reference", {0.6, summation::float64, false}},
+      // Cutoff only (not iterated by the Coulomb tests; test_cutoff_reference.cpp checks it against the float64
+      // all-pairs sum): the same float64 sums rounded once.
+      {"cutoff_reference", {0.6, summation::float64, false}},
       // The float32 kernels: 3.24 eps per term at worst (above), 4 with the first-order terms of the analysis.
       {"scatter", {4.0, summation::any_order, true}},
       {"gather", {4.0, summation::atom_order, true}},
