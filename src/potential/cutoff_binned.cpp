@@ -19,6 +19,7 @@ binned_params read_binned_params(const config_node* params) {
     return p;
   }
   p.bin_edge = params->get_in<double>("bin_edge", 4.0, 0.25, 64.0);
+  p.auto_capacity = !params->has("bin_capacity");
   p.capacity = read_int_in(params, "bin_capacity", 8, 1, 1024);
   p.coarsening = read_int_choice(params, "coarsening", default_space_is_gpu() ? 4 : 8, {1, 2, 4, 8});
   if (params->has("region")) {
@@ -47,7 +48,7 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
   const device_atoms atoms = to_device(pr.input, pr.grid);
   geo.g = pr.grid.shape();
   geo.grid = spatial::make_bin_grid(pr.grid, bp.bin_edge, rc, pr.grid.periodic);
-  geo.capacity = bp.capacity;
+  geo.capacity = bp.capacity;  // grown below when auto
   for (int d = 0; d < 3; ++d) {
     geo.region[d] = bp.region[d];
     geo.regions[d] = int((pr.grid.dims[d] + bp.region[d] - 1) / bp.region[d]);
@@ -57,7 +58,14 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
   if (default_space_is_gpu())
     spatial::check_atom_bins_memory(geo.grid, bp.capacity, atoms.size(),
                                     query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
-  bins = spatial::build_atom_bins(atoms, geo.grid, bp.capacity);
+  bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
+  if (bp.auto_capacity && bins.overflow_host.extent(0) > 0 && bins.max_count <= std::size_t(max_auto_capacity)) {
+    // Every overflow atom costs the host a cube of (2 rc / h)^3 points (10^5 at 12 A and 0.5 A): sized to the
+    // fullest bin (a multiple of 4 slots) nothing overflows; only bins fuller than max_auto_capacity do.
+    geo.capacity = int((bins.max_count + 3) / 4 * 4);
+    bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
+  }
+  params.capacity = geo.capacity;
   const double extent[3] = {pr.grid.spacing * (bp.region[0] - 1), pr.grid.spacing * (bp.region[1] - 1),
                             pr.grid.spacing * (bp.region[2] - 1)};
   stencil_host = spatial::make_bin_stencil(geo.grid.edge, extent, rc);
@@ -85,7 +93,7 @@ namespace {
 binned_geometry scratch_geometry(const binned_params& p) {
   binned_geometry geo{};
   for (int d = 0; d < 3; ++d) geo.region[d] = p.region[d];
-  geo.capacity = p.capacity;
+  geo.capacity = p.auto_capacity ? max_auto_capacity : p.capacity;  // the most scratch the plan may ask for
   geo.bins_per_stage = p.bins_per_stage;
   return geo;
 }

@@ -21,10 +21,15 @@
 
 namespace ppl::potential_detail {
 
+constexpr int max_auto_capacity = 32;
+
 // The typed parameters of the binned strategies (see binned_params_from / docs/cutoff.md for the ranges).
 struct binned_params {
-  double bin_edge = 4.0;               // A; Parboil's 4 A bins
-  int capacity = 8;                    // atoms per bin (8 x 16 B = 128 B, Parboil's)
+  double bin_edge = 4.0;  // A; Parboil's 4 A bins
+  int capacity = 8;       // atoms per bin (8 x 16 B = 128 B, Parboil's)
+  // bin_capacity not given: start at 8 and, when a bin overflows, grow to the fullest bin (up to
+  // max_auto_capacity), so the host's overflow sum (a cube of points per atom) stays the exception.
+  bool auto_capacity = true;
   int coarsening = 4;                  // C: points per thread segment along x
   std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
   int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
