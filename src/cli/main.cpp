@@ -27,9 +27,12 @@ int run_cli(int argc, char** argv) {
   bool info_json = false;
   info->add_flag("--json", info_json, "print as JSON");
 
-  app.add_subcommand("strategies",
-                     "every registered job kind and strategy, with the backends it runs on (those this build "
-                     "cannot run are marked)");
+  auto* strategies = app.add_subcommand("strategies",
+                                        "every registered job kind and strategy, with the backends it runs on (those "
+                                        "this build cannot run are marked)");
+  bool with_parameters = false;
+  strategies->add_flag("--parameters", with_parameters,
+                       "also each strategy's declared parameters: values, defaults per backend, meaning (markdown)");
 
   std::string job_path;
   std::vector<std::string> overrides;
@@ -75,6 +78,7 @@ int run_cli(int argc, char** argv) {
       family = s.family;
       const std::string mark = s.unavailable.empty() ? "" : "(" + s.unavailable + ") ";
       std::cout << fmt::format("  {:<24} [{}] {}{}\n", s.name, s.backends, mark, s.description);
+      if (with_parameters && !s.parameters.empty()) std::cout << "\n" << s.parameters << "\n";
     }
     return 0;
   }

@@ -11,8 +11,8 @@ namespace {
 template <class Registry>
 void append(std::vector<strategy_listing>& out, const std::string& family, const Registry& r) {
   for (const auto& e : r.entries())
-    out.push_back(
-        {family, e.name, e.backends, e.description, e.available() ? "" : "needs " + requirement_text(e.needs)});
+    out.push_back({family, e.name, e.backends, e.description, e.available() ? "" : "needs " + requirement_text(e.needs),
+                   e.parameters.empty() ? "" : parameter_table(e.parameters)});
 }
 
 }  // namespace

@@ -172,13 +172,34 @@ void launch_coalesced(const std::string& label, const device_atoms& a, const lat
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
 }
 
+// The team-shape parameters of the tiled kernels (their spaces append these).
+inline parameter_space tile_parameters() {
+  return {{"block_width",
+           parameter_type::integer,
+           {},
+           1,
+           1024,
+           "auto",
+           "",
+           "threads along x per team (auto: 1 on the host; on a GPU 32, or 8-16 for rows shorter than 32 C)"},
+          {"block_rows",
+           parameter_type::integer,
+           {},
+           1,
+           1024,
+           "auto",
+           "",
+           "rows per team (auto: 1 host, 512 / block_width GPU)"},
+          {"tile_atoms", parameter_type::integer, {}, 1, 2048, "2048", "", "atoms per team-scratch tile (16 B each)"}};
+}
+
 // Reads block_width, block_rows, tile_atoms (absent: 0 = per backend, see resolve_shape). The factory then calls
 // check_tile_shape for its kernel.
-inline tile_shape read_tile_shape(const config_node* params) {
+inline tile_shape read_tile_shape(const parameter_reader& r) {
   tile_shape s;
-  s.width = read_int_in(params, "block_width", 0, 1, 1024);
-  s.rows = read_int_in(params, "block_rows", 0, 1, 1024);
-  s.tile = read_int_in(params, "tile_atoms", 0, 1, default_tile_atoms);  // 2048 x 16 B = 32 KiB of scratch
+  s.width = r.integer("block_width");
+  s.rows = r.integer("block_rows");
+  s.tile = r.integer("tile_atoms");
   return s;
 }
 

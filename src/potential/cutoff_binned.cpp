@@ -12,32 +12,68 @@
 
 namespace ppl::potential_detail {
 
+const parameter_space& cutoff_binned_parameters() {
+  static const parameter_space space{
+      {"bin_edge",
+       parameter_type::real,
+       {},
+       0.25,
+       64,
+       "4",
+       "",
+       "bin edge (A); periodic boxes stretch it to divide the box"},
+      {"bin_capacity",
+       parameter_type::integer,
+       {},
+       1,
+       1024,
+       "auto",
+       "",
+       "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that nothing overflows to the host"},
+      {"coarsening",
+       parameter_type::integer,
+       {"1", "2", "4", "8"},
+       1,
+       8,
+       "8",
+       "4",
+       "points per thread segment along x (C)"},
+      {"region",
+       parameter_type::integer3,
+       {},
+       1,
+       64,
+       "[8, 8, 8]",
+       "",
+       "lattice points per team (x a multiple of C); the bin stencil is computed for it"},
+      {"team_size",
+       parameter_type::integer,
+       {},
+       1,
+       1024,
+       "auto",
+       "",
+       "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"},
+      {"bins_per_stage", parameter_type::integer, {}, 1, 64, "4", "", "bins staged in team scratch per barrier pair"}};
+  return space;
+}
+
 binned_params read_binned_params(const config_node* params) {
+  const parameter_reader r = read_parameters(cutoff_binned_parameters(), params);
   binned_params p;
-  if (params == nullptr) {
-    if (!default_space_is_gpu()) p.coarsening = 8;  // the host vectorises 8 points per segment
-    return p;
-  }
-  p.bin_edge = params->get_in<double>("bin_edge", 4.0, 0.25, 64.0);
-  p.auto_capacity = !params->has("bin_capacity");
-  p.capacity = read_int_in(params, "bin_capacity", 8, 1, 1024);
-  p.coarsening = read_int_choice(params, "coarsening", default_space_is_gpu() ? 4 : 8, {1, 2, 4, 8});
-  if (params->has("region")) {
-    const auto r = params->get<std::vector<int>>("region");
-    if (r.size() != 3)
-      throw input_error(params->where("region") + ": '" + params->key_path("region") + "' must be [x, y, z]");
-    for (int d = 0; d < 3; ++d) {
-      if (r[d] < 1 || r[d] > 64)
-        throw input_error(params->where("region") + ": '" + params->key_path("region") + "' values must be in [1, 64]");
-      p.region[d] = r[d];
-    }
-  }
+  p.bin_edge = r.real("bin_edge");
+  p.auto_capacity = !r.given("bin_capacity");
+  p.capacity = p.auto_capacity ? 8 : r.integer("bin_capacity");
+  p.coarsening = r.integer("coarsening");
+  p.region = r.integer3("region");
   if (p.region[0] % p.coarsening != 0)
-    throw input_error((params->has("region") ? params->where("region") : params->where()) + ": '" +
-                      params->key_path("region") + "'[0] = " + std::to_string(p.region[0]) +
-                      " must be a multiple of the coarsening " + std::to_string(p.coarsening));
-  p.team_size = read_int_in(params, "team_size", 0, 0, 1024);
-  p.bins_per_stage = read_int_in(params, "bins_per_stage", 4, 1, 64);
+    throw input_error((r.given("region") ? params->where("region")
+                       : params          ? params->where()
+                                         : "strategy_params") +
+                      ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
+                      std::to_string(p.coarsening));
+  p.team_size = r.integer("team_size");
+  p.bins_per_stage = r.integer("bins_per_stage");
   return p;
 }
 

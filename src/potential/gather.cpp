@@ -57,8 +57,21 @@ class gather_strategy final : public direct_strategy {
 
 }  // namespace
 
+const parameter_space& gather_parameters() {
+  static const parameter_space space{
+      {"rsqrt",
+       parameter_type::choice,
+       {"fast", "ieee"},
+       0,
+       0,
+       "fast",
+       "",
+       "fast: the rsqrt unit (GPU) / vectorised Newton (host); ieee: 1 / sqrt, correctly rounded"}};
+  return space;
+}
+
 std::unique_ptr<potential_strategy> make_gather(const config_node* params) {
-  const std::string rsqrt = params ? params->get_choice("rsqrt", "fast", {"fast", "ieee"}) : "fast";
+  const std::string rsqrt = read_parameters(gather_parameters(), params).choice("rsqrt");
   return std::make_unique<gather_strategy>(rsqrt == "fast");
 }
 

@@ -33,9 +33,20 @@ class coalesced_strategy final : public direct_strategy {
 
 }  // namespace
 
+const parameter_space& gather_coalesced_parameters() {
+  static const parameter_space space = [] {
+    parameter_space s{
+        {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"}};
+    for (auto& t : tile_parameters()) s.push_back(t);
+    return s;
+  }();
+  return space;
+}
+
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params) {
-  const int c = read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16});
-  const tile_shape shape = read_tile_shape(params);
+  const parameter_reader r = read_parameters(gather_coalesced_parameters(), params);
+  const int c = r.integer("coarsening");
+  const tile_shape shape = read_tile_shape(r);
   with_coarsening(
       c, [&](auto tag) { check_tile_shape<decltype(tag)::value, portable_row>("gather_coalesced", params, shape); });
   return std::make_unique<coalesced_strategy>(c, shape);

@@ -62,8 +62,15 @@ class coarsened_strategy final : public direct_strategy {
 
 }  // namespace
 
+const parameter_space& gather_coarsened_parameters() {
+  static const parameter_space space{
+      {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"}};
+  return space;
+}
+
 std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params) {
-  return std::make_unique<coarsened_strategy>(read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16}));
+  return std::make_unique<coarsened_strategy>(
+      read_parameters(gather_coarsened_parameters(), params).integer("coarsening"));
 }
 
 }  // namespace ppl::potential_detail

@@ -12,33 +12,49 @@ const potential_registry& potential_strategies() {
     potential_registry r("potential strategy");
     const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "periodic"},
         cutoff{"cutoff", "periodic"};
-    r.add({"reference", "float64 loop on the host (OpenMP over points): the oracle", "host", make_reference,
-           build_requirement::none, any});
+    r.add({"reference",
+           "float64 loop on the host (OpenMP over points): the oracle",
+           "host",
+           make_reference,
+           build_requirement::none,
+           any,
+           {}});
     r.add({"cutoff_reference",
            "float64 cell list on the host (cells >= the radius, 27 neighbours; OpenMP over points): the cutoff oracle",
-           "host", make_cutoff_reference, build_requirement::none, cutoff});
-    r.add({"scatter", "one thread per atom, atomic adds into the lattice (slow: contended atomics)", "all",
-           make_scatter, build_requirement::none, coulomb});
+           "host",
+           make_cutoff_reference,
+           build_requirement::none,
+           cutoff,
+           {}});
+    r.add({"scatter",
+           "one thread per atom, atomic adds into the lattice (slow: contended atomics)",
+           "all",
+           make_scatter,
+           build_requirement::none,
+           coulomb,
+           {}});
     r.add({"gather", "one thread per point, atoms from a View; rsqrt: fast|ieee", "all", make_gather,
-           build_requirement::none, coulomb});
+           build_requirement::none, coulomb, gather_parameters()});
     r.add({"gather_coarsened", "C consecutive points along x per thread (coarsening: 1|2|4|8|16)", "all",
-           make_gather_coarsened, build_requirement::none, coulomb});
+           make_gather_coarsened, build_requirement::none, coulomb, gather_coarsened_parameters()});
     r.add({"gather_coalesced",
            "C points per thread strided by the block width, atoms tiled in team scratch (coarsening, block_width, "
            "block_rows, tile_atoms)",
-           "all", make_gather_coalesced, build_requirement::none, coulomb});
+           "all", make_gather_coalesced, build_requirement::none, coulomb, gather_coalesced_parameters()});
     r.add(
         {"cutoff_binned",
          "small bins of fixed capacity sorted on the device, a region's neighbourhood offset list, bins staged in team "
          "scratch, C points per thread with the cylinder test, overflow atoms on the host (bin_edge, bin_capacity, "
          "coarsening, region, team_size, bins_per_stage)",
-         "all", make_cutoff_binned, build_requirement::none, cutoff});
+         "all", make_cutoff_binned, build_requirement::none, cutoff, cutoff_binned_parameters()});
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
-           "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda, coulomb});
+           "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda, coulomb,
+           gather_constmem_cuda_parameters()});
     r.add({"gather_hybrid_rsqrt_cuda",
            "gather_coalesced's tiles; of the coarsening 8|16 points per thread, software_points (at most half) use a "
            "software rsqrt on the FMA pipe",
-           "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda, coulomb});
+           "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda, coulomb,
+           gather_hybrid_rsqrt_cuda_parameters()});
     return r;
   }();
   return table;

@@ -9,9 +9,20 @@
 
 #include "ppl/core/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 
 namespace ppl::potential_detail {
+
+// The declared parameter spaces (registry entries and factories share them).
+const parameter_space& gather_parameters();
+const parameter_space& gather_coarsened_parameters();
+const parameter_space& gather_coalesced_parameters();
+const parameter_space& gather_constmem_cuda_parameters();
+const parameter_space& gather_hybrid_rsqrt_cuda_parameters();
+const parameter_space& cutoff_binned_parameters();
+// The strategy's parameters read through its space, with this backend's defaults.
+parameter_reader read_parameters(const parameter_space& space, const config_node* params);
 
 std::unique_ptr<potential_strategy> make_reference(const config_node* params);
 std::unique_ptr<potential_strategy> make_cutoff_reference(const config_node* params);
@@ -58,14 +69,6 @@ class profiling_region {
   profiling_region(const profiling_region&) = delete;
   profiling_region& operator=(const profiling_region&) = delete;
 };
-
-// An int parameter that must be one of `allowed` (e.g. coarsening in {1, 2, 4, 8, 16}); `fallback` when absent or
-// when there are no parameters at all. Errors name the key's file:line.
-int read_int_choice(const config_node* params, const std::string& key, int fallback,
-                    std::initializer_list<int> allowed);
-
-// An int parameter in [lo, hi].
-int read_int_in(const config_node* params, const std::string& key, int fallback, int lo, int hi);
 
 // Calls f(std::integral_constant<int, C>{}) for a run-time coarsening C in {1, 2, 4, 8, 16} (validated by the
 // factories), so that each strategy instantiates its kernel once per C without its own switch.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/parameters.hpp"
 
 // The factory of a CUDA-only entry: the factory in CUDA builds, none elsewhere (where it is not even declared).
 #if defined(KOKKOS_ENABLE_CUDA)
@@ -40,6 +41,9 @@ class registry {
     // What the entry can do, in the family's terms (potential: the interaction kinds it supports); empty: no
     // family-specific capabilities. Tests iterate entry x capability.
     std::vector<std::string> capabilities = {};
+    // The entry's declared parameters (parameters.hpp): the config check, `ppl strategies --parameters` and the
+    // tests that run every declared value come from it.
+    parameter_space parameters = {};
     bool available() const { return static_cast<bool>(factory); }
     bool can(const std::string& capability) const {
       return std::find(capabilities.begin(), capabilities.end(), capability) != capabilities.end();

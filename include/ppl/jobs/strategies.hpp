@@ -12,6 +12,7 @@ struct strategy_listing {
   std::string backends;
   std::string description;
   std::string unavailable;  // "" when this build can run it, else why not ("needs a CUDA build")
+  std::string parameters;   // the declared parameter space as a markdown table ("" when the entry declares none)
 };
 
 // Registered entries, runnable in this build or not, in registration order per family.

@@ -95,8 +95,8 @@ class constmem_strategy final : public direct_strategy {
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params) {
   // atoms_per_pass: atoms per constant-memory pass and launch (at most the 1920 that fit). Smaller passes keep
   // the chunk every warp of an SM sweeps inside a smaller part of the constant cache, at one launch per pass.
-  return std::make_unique<constmem_strategy>(read_int_choice(params, "coarsening", 8, {1, 2, 4, 8, 16}),
-                                             read_int_in(params, "atoms_per_pass", constmem_atoms, 32, constmem_atoms));
+  const parameter_reader r = read_parameters(gather_constmem_cuda_parameters(), params);
+  return std::make_unique<constmem_strategy>(r.integer("coarsening"), r.integer("atoms_per_pass"));
 }
 
 }  // namespace ppl::potential_detail

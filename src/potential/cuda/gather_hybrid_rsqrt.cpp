@@ -106,9 +106,13 @@ class hybrid_strategy final : public direct_strategy {
 }  // namespace
 
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params) {
-  const int c = read_int_choice(params, "coarsening", 8, {8, 16});
-  const int s = read_int_in(params, "software_points", 1, 0, c / 2);
-  const tile_shape shape = read_tile_shape(params);
+  const parameter_reader r = read_parameters(gather_hybrid_rsqrt_cuda_parameters(), params);
+  const int c = r.integer("coarsening");
+  const int s = r.integer("software_points");
+  if (s > c / 2)
+    throw input_error(params->where("software_points") + ": '" + params->key_path("software_points") + "' = " +
+                      std::to_string(s) + " must be in [0, " + std::to_string(c / 2) + "] (at most coarsening / 2)");
+  const tile_shape shape = read_tile_shape(r);
   pick(c, s).check("gather_hybrid_rsqrt_cuda", params, shape);
   return std::make_unique<hybrid_strategy>(c, s, shape);
 }

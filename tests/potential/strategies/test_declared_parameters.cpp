@@ -1,0 +1,98 @@
+// Derived from the declared parameter spaces (registry entries' `parameters`): every runnable strategy with each of
+// its parameters set alone to every allowed value, or to both ends of its range, either runs and matches the float64
+// sum of its interaction, or is rejected when the strategy is made (what `ppl validate` does) with an input error at
+// the key. A new parameter is covered by declaring it; a factory cannot read an undeclared one (parameter_reader).
+#include <cmath>
+#include <sstream>
+
+#include "ppl/core/error.hpp"
+#include "ppl/potential/reference.hpp"
+#include "strategy_test_support.hpp"
+
+namespace ppl::test {
+namespace {
+
+struct declared_case {
+  std::string strategy, params;
+};
+
+std::string number(double v) {
+  std::ostringstream o;
+  o << v;
+  return o.str();
+}
+
+std::vector<declared_case> declared_cases() {
+  std::vector<declared_case> out;
+  for (const auto& e : potential_strategies().entries()) {
+    if (!e.available()) continue;
+    for (const auto& p : e.parameters) {
+      std::vector<std::string> values = p.allowed;
+      if (values.empty()) {
+        if (p.type == parameter_type::integer3)
+          values = {"[" + number(p.lo) + ", " + number(p.lo) + ", " + number(p.lo) + "]",
+                    "[" + number(p.hi) + ", 1, 1]", "[8, 2, " + number(p.hi) + "]"};
+        else
+          values = {number(p.lo), number(p.hi)};
+      }
+      for (const auto& v : values) out.push_back({e.name, "{" + p.name + ": " + v + "}"});
+    }
+  }
+  return out;
+}
+
+class DeclaredParameters : public ::testing::TestWithParam<declared_case> {};
+
+TEST_P(DeclaredParameters, RunCorrectlyOrAreRejectedAtTheKey) {
+  const auto& [name, params] = GetParam();
+  const bool coulomb = potential_strategies().find(name)->can("coulomb");
+  const interaction in = coulomb ? coulomb_interaction() : cutoff_interaction(4.0, cutoff_function::cutcp);
+  std::unique_ptr<potential_strategy> s;
+  try {
+    s = make_strategy(name, params, in);
+  } catch (const input_error& e) {
+    // Rejected: at the key, naming it, or naming the team shape it makes impossible on this backend.
+    const std::string msg = e.what(), key = params.substr(1, params.find(':') - 1);
+    EXPECT_NE(msg.find("test params:1:"), std::string::npos) << msg;
+    EXPECT_TRUE(msg.find(key) != std::string::npos || msg.find("team") != std::string::npos) << msg;
+    return;
+  }
+  const lattice g = make_lattice(0.5, -1.0, 2.0, 0.5, 37, 5, 3);
+  const atoms a = atoms_around(g, 150, 2.0, test_seed(5));
+  const std::vector<float> v = run_strategy(*s, a, g, in);
+  if (coulomb) {
+    expect_within_tolerance(name, g, v, float64_expected(a, g), params);
+    return;
+  }
+  const std::vector<double> ref = reference_potential(a, g, in);
+  double d2 = 0, r2 = 0;
+  for (std::size_t p = 0; p < ref.size(); ++p) d2 += (v[p] - ref[p]) * (v[p] - ref[p]), r2 += ref[p] * ref[p];
+  EXPECT_LE(std::sqrt(d2 / r2), max_relative_l2) << params;
+}
+
+std::string printable(const ::testing::TestParamInfo<declared_case>& info) {
+  return info.param.strategy + "_" + std::to_string(info.index);
+}
+
+INSTANTIATE_TEST_SUITE_P(Spaces, DeclaredParameters, ::testing::ValuesIn(declared_cases()), printable);
+
+TEST(DeclaredParameters, EveryParameterIsDeclaredOnceWithADefaultAndAMeaning) {
+  for (const auto& e : potential_strategies().entries())
+    for (std::size_t i = 0; i < e.parameters.size(); ++i) {
+      const auto& p = e.parameters[i];
+      EXPECT_FALSE(p.host_default.empty()) << e.name << "." << p.name;
+      EXPECT_FALSE(p.doc.empty()) << e.name << "." << p.name;
+      for (std::size_t j = 0; j < i; ++j) EXPECT_NE(e.parameters[j].name, p.name) << e.name;
+    }
+}
+
+TEST(DeclaredParameters, AnUndeclaredNameIsAProgrammingError) {
+  const parameter_space space{{"c", parameter_type::integer, {}, 1, 4, "2", "", "c"}};
+  const parameter_reader r(space, nullptr, false);
+  EXPECT_EQ(r.integer("c"), 2);
+  EXPECT_THROW(r.integer("undeclared"), error);
+  EXPECT_THROW(r.real("c"), error);  // declared with another type
+}
+
+}  // namespace
+}  // namespace ppl::test
