@@ -220,6 +220,11 @@ potential_job_config read_potential_job(const config_node& root) {
   check_periodic(root, j);
   read_strategy(root, j);
   check_memory(root, j);
+  try {
+    j.strategy->check({j.input, j.grid, j.pair});
+  } catch (const input_error& e) {
+    throw input_error(root.where("strategy") + ": strategy " + j.strategy_name + ": " + e.what());
+  }
   read_outputs(root, j);
   read_verification(root, j);
   read_timing(root, j);

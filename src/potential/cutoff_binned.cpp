@@ -1,6 +1,8 @@
 // `cutoff_binned`: the portable Kokkos cutoff summation (the kernel and its plan are in cutoff_binned.hpp).
 #include "cutoff_binned.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -291,6 +293,22 @@ namespace {
 class binned_strategy final : public potential_strategy {
  public:
   explicit binned_strategy(binned_params p) : params_(p) {}
+
+  // The bin grid's limits and the memory of the bins (at the largest capacity the plan may choose) and of the
+  // host's overflow map, before anything is allocated.
+  void check(const potential_problem& p) const override {
+    const auto grid = spatial::make_bin_grid(p.grid, params_.bin_edge, p.physics.radius, p.grid.periodic);
+    const int capacity = params_.auto_capacity ? max_auto_capacity : params_.capacity;
+    if (default_space_is_gpu())
+      spatial::check_atom_bins_memory(grid, capacity, p.input.size(),
+                                      query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
+    const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+    if (host_bytes > 0)
+      spatial::check_atom_bins_memory(grid, capacity, p.input.size(), host_bytes * 0.9, "host memory");
+    const double extent[3] = {p.grid.spacing * (params_.region[0] - 1), p.grid.spacing * (params_.region[1] - 1),
+                              p.grid.spacing * (params_.region[2] - 1)};
+    spatial::make_bin_stencil(grid.edge, extent, p.physics.radius);  // throws when the offset list is absurd
+  }
 
   std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
     profiling_region region("cutoff_binned");

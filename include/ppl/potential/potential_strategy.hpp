@@ -69,6 +69,10 @@ class potential_plan {
 class potential_strategy {
  public:
   virtual ~potential_strategy() = default;
+  // At configuration time (`ppl validate`, before any work): throws input_error when prepare() could not succeed,
+  // e.g. bins or offset lists that would not fit the device memory (saying how much they need and how much
+  // there is). The default accepts every problem.
+  virtual void check(const potential_problem& /*p*/) const {}
   virtual std::unique_ptr<potential_plan> prepare(const potential_problem& p) const = 0;
   // Writes (overwrite) or adds (accumulate) the map of the plan's atoms into `out` (size plan.grid.size()), using
   // the plan made by this strategy's prepare(). Must fence before returning.
