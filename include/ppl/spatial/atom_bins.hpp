@@ -149,7 +149,7 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
           const int b = gr.index(bx, by, bz);
           bin(i) = b;
           pos(i) = atom4{x, y, z, a.q};
-          Kokkos::atomic_increment(&count(b));
+          Kokkos::atomic_add(&count(b), 1);
         } else {
           bin(i) = -1;
           ++drop;
