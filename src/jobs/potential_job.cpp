@@ -53,6 +53,8 @@ class potential_job final : public job {
     Kokkos::fence();
     const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
     say(fmt::format("{} set-up: {:.6g} s", cfg_.strategy_name, setup_seconds));
+    for (const auto& [name, value] : plan->breakdown())
+      if (name.size() < 2 || name.compare(name.size() - 2, 2, "_s") != 0) say(fmt::format("  {}: {:.6g}", name, value));
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
     std::vector<double> seconds;
     const int runs = cfg_.warmup + cfg_.repeats;
@@ -92,6 +94,7 @@ class potential_job final : public job {
     s.timing = summarize_times(cfg_.warmup, seconds);
     s.evaluations = plan->pairs_examined();
     s.pairs_within = plan->pairs_within();
+    s.breakdown = plan->breakdown();
     s.evaluations_per_s = s.timing.median > 0 ? s.evaluations / s.timing.median : 0.0;
     s.system = query_system_info();
     write_outputs(s, values, say);

@@ -85,7 +85,7 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
   const double rc = pr.physics.radius;
   const device_atoms atoms = to_device(pr.input, pr.grid);
   geo.g = pr.grid.shape();
-  geo.grid = spatial::make_bin_grid(pr.grid, bp.bin_edge, rc, pr.grid.periodic);
+  geo.grid = spatial::make_bin_grid(pr.grid, bp.edge_for(rc), rc, pr.grid.periodic);
   geo.capacity = bp.capacity;  // grown below when auto
   for (int d = 0; d < 3; ++d) {
     geo.region[d] = bp.region[d];
@@ -97,10 +97,10 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
     spatial::check_atom_bins_memory(geo.grid, bp.capacity, atoms.size(),
                                     query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
   bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
-  if (bp.auto_capacity && bins.overflow_host.extent(0) > 0 && bins.max_count <= std::size_t(max_auto_capacity)) {
+  if (bp.auto_capacity && bins.overflow_host.extent(0) > 0) {
     // Every overflow atom costs the host a cube of (2 rc / h)^3 points (10^5 at 12 A and 0.5 A): sized to the
-    // fullest bin (a multiple of 4 slots) nothing overflows; only bins fuller than max_auto_capacity do.
-    geo.capacity = int((bins.max_count + 3) / 4 * 4);
+    // fullest bin (a multiple of 4 slots, at most max_auto_capacity) only bins fuller than that overflow.
+    geo.capacity = int(std::min<std::size_t>((bins.max_count + 3) / 4 * 4, std::size_t(bp.max_capacity)));
     bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
   }
   params.capacity = geo.capacity;
@@ -131,7 +131,7 @@ namespace {
 binned_geometry scratch_geometry(const binned_params& p) {
   binned_geometry geo{};
   for (int d = 0; d < 3; ++d) geo.region[d] = p.region[d];
-  geo.capacity = p.auto_capacity ? max_auto_capacity : p.capacity;  // the most scratch the plan may ask for
+  geo.capacity = p.auto_capacity ? p.max_capacity : p.capacity;  // the most scratch the plan may ask for
   geo.bins_per_stage = p.bins_per_stage;
   return geo;
 }
@@ -278,6 +278,13 @@ void binned_plan::count_pairs() const {
     });
 }
 
+std::vector<std::pair<std::string, double>> binned_plan::breakdown() const {
+  return {{"bins", double(geo.grid.size())},       {"bin_capacity", double(geo.capacity)},
+          {"fullest_bin", double(bins.max_count)}, {"overflow_atoms", double(bins.overflow_host.extent(0))},
+          {"dropped_atoms", double(bins.dropped)}, {"stencil_bins", double(geo.stencil_size)},
+          {"overflow_host_s", host_seconds},       {"compute_wall_s", wall_seconds}};
+}
+
 double binned_plan::pairs_examined() const {
   count_pairs();
   return examined_;
@@ -292,13 +299,14 @@ namespace {
 
 class binned_strategy final : public potential_strategy {
  public:
-  explicit binned_strategy(binned_params p) : params_(p) {}
+  binned_strategy(binned_params p, std::string label) : params_(p), label_(std::move(label)) {}
 
   // The bin grid's limits and the memory of the bins (at the largest capacity the plan may choose) and of the
   // host's overflow map, before anything is allocated.
   void check(const potential_problem& p) const override {
-    const auto grid = spatial::make_bin_grid(p.grid, params_.bin_edge, p.physics.radius, p.grid.periodic);
-    const int capacity = params_.auto_capacity ? max_auto_capacity : params_.capacity;
+    const auto grid =
+        spatial::make_bin_grid(p.grid, params_.edge_for(p.physics.radius), p.physics.radius, p.grid.periodic);
+    const int capacity = params_.auto_capacity ? params_.max_capacity : params_.capacity;
     if (default_space_is_gpu())
       spatial::check_atom_bins_memory(grid, capacity, p.input.size(),
                                       query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
@@ -311,14 +319,14 @@ class binned_strategy final : public potential_strategy {
   }
 
   std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
-    profiling_region region("cutoff_binned");
-    return std::make_unique<binned_plan>(p, params_, "cutoff_binned");
+    profiling_region region(label_);
+    return std::make_unique<binned_plan>(p, params_, label_);
   }
 
   void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
-    profiling_region region("cutoff_binned");
+    profiling_region region(label_);
     const auto* p = dynamic_cast<const binned_plan*>(&plan);
-    if (p == nullptr) throw error(exit_code::failure, "cutoff_binned: given another strategy's plan");
+    if (p == nullptr) throw error(exit_code::failure, label_ + ": given another strategy's plan");
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
     launch_binned(*p, out, mode == write_mode::accumulate, false, {});  // asynchronous on a GPU
@@ -330,7 +338,7 @@ class binned_strategy final : public potential_strategy {
       Kokkos::deep_copy(p->overflow_map, p->overflow_map_host);  // waits for the kernel (same stream)
       const auto add = p->overflow_map;
       Kokkos::parallel_for(
-          "ppl::potential::cutoff_binned_overflow_add",
+          "ppl::potential::" + label_ + "_overflow_add",
           Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(out.extent(0))),
           KOKKOS_LAMBDA(std::int64_t i) { out(i) += add(i); });
     }
@@ -340,6 +348,7 @@ class binned_strategy final : public potential_strategy {
 
  private:
   binned_params params_;
+  std::string label_;
 };
 
 }  // namespace
@@ -378,7 +387,60 @@ void check_binned_team(const std::string& label, const config_node* params, cons
 std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params) {
   const binned_params p = read_binned_params(params);
   check_binned_team("cutoff_binned", params, p);
-  return std::make_unique<binned_strategy>(p);
+  return std::make_unique<binned_strategy>(p, "cutoff_binned");
+}
+
+const parameter_space& cutoff_large_bins_parameters() {
+  static const parameter_space space{
+      {"bin_capacity",
+       parameter_type::integer,
+       {},
+       1,
+       4096,
+       "auto",
+       "",
+       "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that nothing overflows to the host"},
+      {"coarsening",
+       parameter_type::integer,
+       {"1", "2", "4", "8"},
+       1,
+       8,
+       "8",
+       "4",
+       "points per thread segment along x (C)"},
+      {"region", parameter_type::integer3, {}, 1, 64, "[8, 8, 8]", "", "lattice points per team (x a multiple of C)"},
+      {"team_size",
+       parameter_type::integer,
+       {},
+       1,
+       1024,
+       "auto",
+       "",
+       "threads per team; auto: one per segment on a GPU, 1 on the host"}};
+  return space;
+}
+
+// The lecture's baseline: bins as large as the cutoff, so a region reads the 3 x 3 x 3 bins around it whole (with
+// the same kernel, staging one bin at a time); its work efficiency is what small bins improve on.
+std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* params) {
+  const parameter_reader r = read_parameters(cutoff_large_bins_parameters(), params);
+  binned_params p;
+  p.large_bins = true;
+  p.max_capacity = 1024;
+  p.bins_per_stage = 1;
+  p.auto_capacity = !r.given("bin_capacity");
+  p.capacity = p.auto_capacity ? 64 : r.integer("bin_capacity");
+  p.coarsening = r.integer("coarsening");
+  p.region = r.integer3("region");
+  if (p.region[0] % p.coarsening != 0)
+    throw input_error((r.given("region") ? params->where("region")
+                       : params          ? params->where()
+                                         : "strategy_params") +
+                      ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
+                      std::to_string(p.coarsening));
+  p.team_size = r.integer("team_size");
+  check_binned_team("cutoff_large_bins", params, p);
+  return std::make_unique<binned_strategy>(p, "cutoff_large_bins");
 }
 
 }  // namespace ppl::potential_detail

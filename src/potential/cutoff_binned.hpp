@@ -30,6 +30,11 @@ struct binned_params {
   // bin_capacity not given: start at 8 and, when a bin overflows, grow to the fullest bin (up to
   // max_auto_capacity), so the host's overflow sum (a cube of points per atom) stays the exception.
   bool auto_capacity = true;
+  int max_capacity = max_auto_capacity;  // the automatic capacity's limit
+  // cutoff_large_bins: bins of edge rc (the lecture's large bins: a region visits the 3 x 3 x 3 bins around it)
+  bool large_bins = false;
+  // The edge of this problem's bins.
+  double edge_for(double radius) const { return large_bins ? radius : bin_edge; }
   int coarsening = 4;                  // C: points per thread segment along x
   std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
   int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
@@ -54,6 +59,7 @@ class binned_plan final : public potential_plan {
   binned_plan(const potential_problem& p, const binned_params& bp, const std::string& label);
   double pairs_examined() const override;
   double pairs_within() const override;
+  std::vector<std::pair<std::string, double>> breakdown() const override;
 
   binned_params params;
   std::string label;
@@ -64,8 +70,9 @@ class binned_plan final : public potential_plan {
   // The overflow atoms' map, summed on the host during the device kernel (empty when no bin overflowed).
   mutable Kokkos::View<float*, Kokkos::HostSpace> overflow_map_host;
   mutable potential_view overflow_map;
-  // The last compute's split (seconds): device kernel alone, host overflow sum, both together.
-  mutable double device_seconds = 0, host_seconds = 0, wall_seconds = 0;
+  // The last compute (seconds): the host's overflow sum (while the kernel runs), and the whole compute from the
+  // launch to the device's end (kernel, overflow sum, copy and add).
+  mutable double host_seconds = 0, wall_seconds = 0;
 
  private:
   void count_pairs() const;

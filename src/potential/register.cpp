@@ -47,6 +47,10 @@ const potential_registry& potential_strategies() {
          "scratch, C points per thread with the cylinder test, overflow atoms on the host (bin_edge, bin_capacity, "
          "coarsening, region, team_size, bins_per_stage)",
          "all", make_cutoff_binned, build_requirement::none, cutoff, cutoff_binned_parameters()});
+    r.add({"cutoff_large_bins",
+           "the lecture's baseline: bins as large as the cutoff, a region reads the 3 x 3 x 3 around it (the same "
+           "kernel as cutoff_binned, one bin per stage)",
+           "all", make_cutoff_large_bins, build_requirement::none, cutoff, cutoff_large_bins_parameters()});
     r.add({"gather_constmem_cuda", "atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)",
            "cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda), build_requirement::cuda, coulomb,
            gather_constmem_cuda_parameters()});

@@ -21,6 +21,7 @@ const parameter_space& gather_coalesced_parameters();
 const parameter_space& gather_constmem_cuda_parameters();
 const parameter_space& gather_hybrid_rsqrt_cuda_parameters();
 const parameter_space& cutoff_binned_parameters();
+const parameter_space& cutoff_large_bins_parameters();
 // The strategy's parameters read through its space, with this backend's defaults.
 parameter_reader read_parameters(const parameter_space& space, const config_node* params);
 
@@ -31,6 +32,7 @@ std::unique_ptr<potential_strategy> make_gather(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
 std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params);
+std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);

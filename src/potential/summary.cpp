@@ -78,6 +78,12 @@ std::string to_text(const potential_summary& s) {
   if (s.pairs_within > 0)
     fmt::format_to(it, "efficiency   {:.1f}% of the pairs examined lie within the cutoff\n",
                    100.0 * s.pairs_within / s.evaluations);
+  if (!s.breakdown.empty()) {
+    std::string items;
+    for (const auto& [name, value] : s.breakdown)
+      items += fmt::format("{}{} {:.6g}", items.empty() ? "" : ", ", name, value);
+    fmt::format_to(it, "strategy     {} (last compute)\n", items);
+  }
   const auto& ver = s.verification;
   if (ver.mode == "none")
     fmt::format_to(it, "verification none\n");
@@ -130,6 +136,11 @@ std::string to_json(const potential_summary& s) {
   if (s.pairs_within > 0) {
     j["pairs_within_cutoff"] = s.pairs_within;
     j["work_efficiency"] = s.pairs_within / s.evaluations;
+  }
+  if (!s.breakdown.empty()) {
+    json b = json::object();
+    for (const auto& [name, value] : s.breakdown) b[name] = value;
+    j["strategy_breakdown"] = b;
   }
   j["atom_evaluations_per_s"] = s.evaluations_per_s;
   const auto& ver = s.verification;

@@ -16,6 +16,8 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "ppl/core/config.hpp"
 #include "ppl/core/registry.hpp"
@@ -64,6 +66,9 @@ class potential_plan {
   virtual double pairs_examined() const { return double(atom_count) * double(grid.size()); }
   // Pairs that lie within the cutoff (cutoff strategies; 0 when not counted): work efficiency = within / examined.
   virtual double pairs_within() const { return 0.0; }
+  // What the plan and its last compute did, as named numbers for the job's summary (bins, overflow atoms, the host
+  // and device split of a compute); empty for the direct strategies.
+  virtual std::vector<std::pair<std::string, double>> breakdown() const { return {}; }
 };
 
 class potential_strategy {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppl/core/system_info.hpp"
@@ -57,9 +58,10 @@ struct potential_summary {
   value_stats values;        // after units, permittivity and exclusion
   double setup_seconds = 0;  // the strategy's prepare() (staging, binning), once, apart from the timed computes
   timing_stats timing;
-  double evaluations = 0;        // atom-point pair evaluations per compute
-  double pairs_within = 0;       // of those, pairs inside the cutoff (cutoff strategies; 0: not counted)
-  double evaluations_per_s = 0;  // at the median time
+  double evaluations = 0;   // atom-point pair evaluations per compute
+  double pairs_within = 0;  // of those, pairs inside the cutoff (cutoff strategies; 0: not counted)
+  std::vector<std::pair<std::string, double>> breakdown;  // the strategy's own numbers (potential_plan::breakdown)
+  double evaluations_per_s = 0;                           // at the median time
   verification_result verification;
   system_info system;
   std::vector<std::string> outputs;  // every path written, sidecars included (JSON "outputs", as before)

@@ -134,9 +134,11 @@ TEST_P(CutoffStrategy, OverflowingBinsAndSmallBins) {
   const double lo[3] = {3.0, 4.0, 2.0}, hi[3] = {5.0, 6.0, 4.0};
   const atoms cluster = on_grid(random_atoms(300, lo, hi, -1.0, 1.0, seed + 1));
   for (std::size_t n = 0; n < cluster.size(); ++n) a.push_back(cluster.x[n], cluster.y[n], cluster.z[n], cluster.q[n]);
-  const std::string params = GetParam().strategy.rfind("cutoff_binned", 0) == 0
+  const std::string& name = GetParam().strategy;
+  const std::string params = name == "cutoff_binned"
                                  ? "{bin_edge: 1.5, bin_capacity: 3, coarsening: 2, region: [4, 4, 2]}"
-                                 : "";
+                             : name == "cutoff_large_bins" ? "{bin_capacity: 3, coarsening: 2, region: [4, 4, 2]}"
+                                                           : "";
   expect_matches(a, g, 4.0, params, "random atoms + a 300-atom cluster");
 }
 
@@ -164,6 +166,40 @@ TEST(CutoffStrategies, DroppedAtomIsCaught) {
   const auto v = run_strategy(*s, fewer, g, in);
   const cutoff_check c = compare_cutoff_map(v, float64_cutoff(a, g, in));
   EXPECT_GT(c.bad, 0u) << "dropping an atom went unnoticed";
+}
+
+TEST(CutoffStrategies, BinnedReportsBinsOverflowAndTheHostSplit) {
+  // A 300-atom cluster in 3-slot bins: atoms overflow to the host, and the plan says how many and how long the host
+  // took; the automatic capacity grows to the fullest bin (at most 32 slots), so fewer overflow.
+  const lattice g = make_lattice(0.0, 0.0, 0.0, 0.5, 24, 20, 17);
+  const double lo[3] = {3.0, 4.0, 2.0}, hi[3] = {5.0, 6.0, 4.0};
+  const atoms a = on_grid(random_atoms(300, lo, hi, -1.0, 1.0, test_seed()));
+  const interaction in = cutoff_interaction(4.0, cutoff_function::cutcp);
+  auto value = [](const potential_plan& p, const std::string& name) {
+    for (const auto& [n, v] : p.breakdown())
+      if (n == name) return v;
+    ADD_FAILURE() << "no " << name;
+    return -1.0;
+  };
+  auto small = make_strategy("cutoff_binned", "{bin_edge: 1.5, bin_capacity: 3}", in);
+  const auto plan = small->prepare({a, g, in});
+  potential_view out("out", g.size());
+  small->compute(*plan, out, write_mode::overwrite);
+  EXPECT_EQ(value(*plan, "bin_capacity"), 3.0);
+  EXPECT_GT(value(*plan, "overflow_atoms"), 100.0);
+  EXPECT_GT(value(*plan, "overflow_host_s"), 0.0);
+  EXPECT_GE(value(*plan, "compute_wall_s"), value(*plan, "overflow_host_s"));
+  auto automatic = make_strategy("cutoff_binned", "{bin_edge: 1.5}", in);
+  const auto plan2 = automatic->prepare({a, g, in});
+  EXPECT_EQ(value(*plan2, "bin_capacity"), std::min(32.0, std::ceil(value(*plan2, "fullest_bin") / 4) * 4));
+  EXPECT_LT(value(*plan2, "overflow_atoms"), value(*plan, "overflow_atoms"));
+  // Uniform atoms at a few per bin: the automatic capacity leaves nothing to the host.
+  const atoms spread = atoms_around(g, 400, 0.0, test_seed(1));
+  const auto plan3 = automatic->prepare({spread, g, in});
+  EXPECT_EQ(value(*plan3, "overflow_atoms"), 0.0);
+  EXPECT_EQ(value(*plan3, "bin_capacity"), std::ceil(value(*plan3, "fullest_bin") / 4) * 4 < 8
+                                               ? 8.0
+                                               : std::ceil(value(*plan3, "fullest_bin") / 4) * 4);
 }
 
 TEST(CutoffStrategies, UnsupportedPairsAreInputErrors) {

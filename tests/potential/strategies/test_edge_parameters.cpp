@@ -38,6 +38,7 @@ const std::map<std::string, std::vector<std::string>>& edges() {
     for (const auto& fixed :
          {"coarsening: 8, software_points: 0, tile_atoms: 1", "coarsening: 16, software_points: 8, tile_atoms: 2048"})
       for (const auto& s : team_shapes(fixed)) t["gather_hybrid_rsqrt_cuda"].push_back(s);
+    t["cutoff_large_bins"] = {"{bin_capacity: 1}", "{coarsening: 1, region: [1, 1, 1]}", "{team_size: 1}"};
     t["cutoff_binned"] = {"{bin_edge: 0.25, bin_capacity: 1, coarsening: 1, region: [1, 1, 1], bins_per_stage: 1}",
                           "{bin_edge: 64, bin_capacity: 1024, coarsening: 8, region: [64, 1, 1], bins_per_stage: 1}",
                           "{coarsening: 2, region: [2, 64, 64], team_size: 1024}",
