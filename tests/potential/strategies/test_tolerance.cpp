@@ -160,7 +160,9 @@ TEST(PotentialTolerance, AcceptsFloat64RoundedRejectsZerosAndUnwrittenPoints) {
 
 TEST(PotentialTolerance, EveryRegisteredStrategyDeclaresOne) {
   for (const auto& e : potential_strategies().entries())  // the cutoff strategies: test_cutoff_strategies.cpp
-    if (e.can("coulomb")) EXPECT_NO_THROW(tolerance_of(e.name)) << e.name;
+    if (e.can("coulomb")) {
+      EXPECT_NO_THROW(tolerance_of(e.name)) << e.name;
+    }
 }
 
 }  // namespace
