@@ -1,5 +1,5 @@
 #pragma once
-// Cutoff summation with small spatial bins (Rodrigues et al. 2008, Parboil cutcp; ../shared/references lecture and
+// Cutoff summation with small spatial bins (Rodrigues et al. 2008, Parboil cutcp; the cutoff-binning lecture and
 // PMPP chapter 18): the plan sorts the atoms into bins of fixed capacity on the device (spatial/atom_bins.hpp) and
 // computes the neighbourhood offset list of a region (spatial/bin_stencil.hpp); a team computes one region of
 // lattice points, loading `bins_per_stage` bins of its stencil at a time into team scratch (shared memory on a GPU),
