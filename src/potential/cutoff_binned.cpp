@@ -60,12 +60,13 @@ const parameter_space& cutoff_binned_parameters() {
   return space;
 }
 
-binned_params read_binned_params(const config_node* params) {
-  const parameter_reader r = read_parameters(cutoff_binned_parameters(), params);
-  binned_params p;
-  p.bin_edge = r.real("bin_edge");
+namespace {
+
+// What both binned strategies read the same way: the capacity (absent: automatic, starting at `auto_start`), the
+// coarsening, the region (x a multiple of the coarsening) and the team size.
+void read_shared_params(const parameter_reader& r, const config_node* params, int auto_start, binned_params& p) {
   p.auto_capacity = !r.given("bin_capacity");
-  p.capacity = p.auto_capacity ? 8 : r.integer("bin_capacity");
+  p.capacity = p.auto_capacity ? auto_start : r.integer("bin_capacity");
   p.coarsening = r.integer("coarsening");
   p.region = r.integer3("region");
   if (p.region[0] % p.coarsening != 0)
@@ -75,6 +76,15 @@ binned_params read_binned_params(const config_node* params) {
                       ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
                       std::to_string(p.coarsening));
   p.team_size = r.integer("team_size");
+}
+
+}  // namespace
+
+binned_params read_binned_params(const config_node* params) {
+  const parameter_reader r = read_parameters(cutoff_binned_parameters(), params);
+  binned_params p;
+  p.bin_edge = r.real("bin_edge");
+  read_shared_params(r, params, 8, p);
   p.bins_per_stage = r.integer("bins_per_stage");
   return p;
 }
@@ -179,20 +189,9 @@ void launch_term(const binned_plan& p, potential_view out, bool accumulate, bool
     else
       launch_one<C, Term, false>(p, out, accumulate, counts, term);
   };
-  switch (p.params.coarsening) {
-    case 1:
-      go(std::integral_constant<int, 1>{});
-      break;
-    case 2:
-      go(std::integral_constant<int, 2>{});
-      break;
-    case 4:
-      go(std::integral_constant<int, 4>{});
-      break;
-    default:
-      go(std::integral_constant<int, 8>{});
-      break;
-  }
+  with_coarsening(p.params.coarsening, [&](auto c) {  // 1, 2, 4, 8 (the declared values; 16 is not instantiated)
+    if constexpr (decltype(c)::value <= 8) go(c);
+  });
 }
 
 }  // namespace
@@ -358,20 +357,9 @@ class binned_strategy final : public potential_strategy {
 void check_binned_team(const std::string& label, const config_node* params, const binned_params& p) {
   const binned_geometry geo = scratch_geometry(p);
   int limit = 0;
-  switch (p.coarsening) {
-    case 1:
-      limit = max_team_all_terms<1>(geo);
-      break;
-    case 2:
-      limit = max_team_all_terms<2>(geo);
-      break;
-    case 4:
-      limit = max_team_all_terms<4>(geo);
-      break;
-    default:
-      limit = max_team_all_terms<8>(geo);
-      break;
-  }
+  with_coarsening(p.coarsening, [&](auto c) {
+    if constexpr (decltype(c)::value <= 8) limit = max_team_all_terms<decltype(c)::value>(geo);
+  });
   const int team = binned_team_size(p);
   if (team <= limit) return;
   const bool named = params != nullptr && params->has("team_size");
@@ -428,17 +416,7 @@ std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* pa
   p.large_bins = true;
   p.max_capacity = 1024;
   p.bins_per_stage = 1;
-  p.auto_capacity = !r.given("bin_capacity");
-  p.capacity = p.auto_capacity ? 64 : r.integer("bin_capacity");
-  p.coarsening = r.integer("coarsening");
-  p.region = r.integer3("region");
-  if (p.region[0] % p.coarsening != 0)
-    throw input_error((r.given("region") ? params->where("region")
-                       : params          ? params->where()
-                                         : "strategy_params") +
-                      ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
-                      std::to_string(p.coarsening));
-  p.team_size = r.integer("team_size");
+  read_shared_params(r, params, 64, p);
   check_binned_team("cutoff_large_bins", params, p);
   return std::make_unique<binned_strategy>(p, "cutoff_large_bins");
 }
