@@ -14,49 +14,69 @@
 
 namespace ppl::potential_detail {
 
+namespace {
+
+// The parameters both binned strategies declare, and read_shared_params reads, the same way.
+parameter_space shared_parameters(const parameter_spec& capacity) {
+  return {capacity,
+          {"coarsening",
+           parameter_type::integer,
+           {"1", "2", "4", "8"},
+           1,
+           8,
+           "8",
+           "4",
+           "points per thread segment along x (C)"},
+          {"region",
+           parameter_type::integer3,
+           {},
+           1,
+           64,
+           "[8, 8, 8]",
+           "",
+           "lattice points per team (x a multiple of C); the bin stencil is computed for it"},
+          {"team_size",
+           parameter_type::integer,
+           {},
+           1,
+           1024,
+           "auto",
+           "",
+           "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"}};
+}
+
+}  // namespace
+
 const parameter_space& cutoff_binned_parameters() {
-  static const parameter_space space{
-      {"bin_edge",
-       parameter_type::real,
-       {},
-       0.25,
-       64,
-       "4",
-       "",
-       "bin edge (A); periodic boxes stretch it to divide the box"},
-      {"bin_capacity",
-       parameter_type::integer,
-       {},
-       1,
-       1024,
-       "auto",
-       "",
-       "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that nothing overflows to the host"},
-      {"coarsening",
-       parameter_type::integer,
-       {"1", "2", "4", "8"},
-       1,
-       8,
-       "8",
-       "4",
-       "points per thread segment along x (C)"},
-      {"region",
-       parameter_type::integer3,
-       {},
-       1,
-       64,
-       "[8, 8, 8]",
-       "",
-       "lattice points per team (x a multiple of C); the bin stencil is computed for it"},
-      {"team_size",
-       parameter_type::integer,
-       {},
-       1,
-       1024,
-       "auto",
-       "",
-       "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"},
-      {"bins_per_stage", parameter_type::integer, {}, 1, 64, "4", "", "bins staged in team scratch per barrier pair"}};
+  static const parameter_space space = [] {
+    parameter_space s{{"bin_edge",
+                       parameter_type::real,
+                       {},
+                       0.25,
+                       64,
+                       "4",
+                       "",
+                       "bin edge (A); periodic boxes stretch it to divide the box"}};
+    for (auto& p : shared_parameters({"bin_capacity",
+                                      parameter_type::integer,
+                                      {},
+                                      1,
+                                      1024,
+                                      "auto",
+                                      "",
+                                      "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that "
+                                      "nothing overflows to the host"}))
+      s.push_back(p);
+    s.push_back({"bins_per_stage",
+                 parameter_type::integer,
+                 {},
+                 1,
+                 64,
+                 "4",
+                 "",
+                 "bins staged in team scratch per barrier pair"});
+    return s;
+  }();
   return space;
 }
 
@@ -379,32 +399,16 @@ std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params
 }
 
 const parameter_space& cutoff_large_bins_parameters() {
-  static const parameter_space space{
-      {"bin_capacity",
-       parameter_type::integer,
-       {},
-       1,
-       4096,
-       "auto",
-       "",
-       "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that nothing overflows to the host"},
-      {"coarsening",
-       parameter_type::integer,
-       {"1", "2", "4", "8"},
-       1,
-       8,
-       "8",
-       "4",
-       "points per thread segment along x (C)"},
-      {"region", parameter_type::integer3, {}, 1, 64, "[8, 8, 8]", "", "lattice points per team (x a multiple of C)"},
-      {"team_size",
-       parameter_type::integer,
-       {},
-       1,
-       1024,
-       "auto",
-       "",
-       "threads per team; auto: one per segment on a GPU, 1 on the host"}};
+  static const parameter_space space =
+      shared_parameters({"bin_capacity",
+                         parameter_type::integer,
+                         {},
+                         1,
+                         4096,
+                         "auto",
+                         "",
+                         "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that nothing overflows "
+                         "to the host"});
   return space;
 }
 

@@ -14,11 +14,7 @@ std::function<int()> returns(int v) {
   return [v] { return v; };
 }
 
-#if defined(KOKKOS_ENABLE_CUDA)
-constexpr bool cuda_build = true;
-#else
-constexpr bool cuda_build = false;
-#endif
+using ppl_test::cuda_build;
 
 }  // namespace
 

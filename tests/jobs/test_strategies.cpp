@@ -7,14 +7,11 @@
 
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/strategies.hpp"
+#include "support/ppl_test.hpp"
 
 namespace {
 
-#if defined(KOKKOS_ENABLE_CUDA)
-constexpr bool cuda_build = true;
-#else
-constexpr bool cuda_build = false;
-#endif
+using ppl_test::cuda_build;
 
 }  // namespace
 

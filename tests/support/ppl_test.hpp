@@ -3,12 +3,20 @@
 // message of an expected exception. One copy of each; suites include this header instead of writing their own.
 #include <gtest/gtest.h>
 
+#include <Kokkos_Macros.hpp>
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 namespace ppl_test {
+
+// Whether this build has Kokkos CUDA (the registry's CUDA-only entries are runnable exactly then).
+#if defined(KOKKOS_ENABLE_CUDA)
+constexpr bool cuda_build = true;
+#else
+constexpr bool cuda_build = false;
+#endif
 
 // A new empty folder, unique to this process and test (pid + a counter), removed when the object goes away, so
 // concurrent runs of one binary (ctest -j, the .threads1/.threads2 entries) never share files.
