@@ -16,7 +16,13 @@ namespace ppl::potential_detail {
 
 namespace {
 
-// The parameters both binned strategies declare, and read_shared_params reads, the same way.
+const parameter_spec team_size_parameter{
+    "team_size", parameter_type::integer,
+    {},          1,
+    1024,        "auto",
+    "",          "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"};
+
+// The parameters every binned strategy declares, and read_shared_params reads, the same way.
 parameter_space shared_parameters(const parameter_spec& capacity) {
   return {capacity,
           {"coarsening",
@@ -25,7 +31,7 @@ parameter_space shared_parameters(const parameter_spec& capacity) {
            1,
            8,
            "8",
-           "4",
+           "",
            "points per thread segment along x (C)"},
           {"region",
            parameter_type::integer3,
@@ -35,14 +41,15 @@ parameter_space shared_parameters(const parameter_spec& capacity) {
            "[8, 8, 8]",
            "",
            "lattice points per team (x a multiple of C); the bin stencil is computed for it"},
-          {"team_size",
-           parameter_type::integer,
-           {},
-           1,
-           1024,
-           "auto",
+          {"atom_test",
+           parameter_type::choice,
+           {"segment", "cylinder"},
+           0,
+           0,
+           "segment",
            "",
-           "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"}};
+           "per staged atom, skip a segment's C pairs when the atom is farther than rc from the segment (segment) "
+           "or from its row's line (cylinder, the lecture's test)"}};
 }
 
 }  // namespace
@@ -67,13 +74,14 @@ const parameter_space& cutoff_binned_parameters() {
                                       "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that "
                                       "nothing overflows to the host"}))
       s.push_back(p);
+    s.push_back(team_size_parameter);
     s.push_back({"bins_per_stage",
                  parameter_type::integer,
                  {},
                  1,
                  64,
                  "4",
-                 "",
+                 "8",
                  "bins staged in team scratch per barrier pair"});
     return s;
   }();
@@ -82,8 +90,8 @@ const parameter_space& cutoff_binned_parameters() {
 
 namespace {
 
-// What both binned strategies read the same way: the capacity (absent: automatic, starting at `auto_start`), the
-// coarsening, the region (x a multiple of the coarsening) and the team size.
+// What every binned strategy reads the same way: the capacity (absent: automatic, starting at `auto_start`), the
+// coarsening, the region (x a multiple of the coarsening) and the atom test.
 void read_shared_params(const parameter_reader& r, const config_node* params, int auto_start, binned_params& p) {
   p.auto_capacity = !r.given("bin_capacity");
   p.capacity = p.auto_capacity ? auto_start : r.integer("bin_capacity");
@@ -95,7 +103,7 @@ void read_shared_params(const parameter_reader& r, const config_node* params, in
                                          : "strategy_params") +
                       ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
                       std::to_string(p.coarsening));
-  p.team_size = r.integer("team_size");
+  p.segment_test = r.choice("atom_test") == "segment";
 }
 
 }  // namespace
@@ -105,6 +113,7 @@ binned_params read_binned_params(const config_node* params) {
   binned_params p;
   p.bin_edge = r.real("bin_edge");
   read_shared_params(r, params, 8, p);
+  p.team_size = r.integer("team_size");
   p.bins_per_stage = r.integer("bins_per_stage");
   return p;
 }
@@ -113,37 +122,52 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
     : potential_plan(pr), params(bp), label(name) {
   if (!pr.physics.is_cutoff()) throw error(exit_code::failure, label + ": needs a cutoff interaction");
   const double rc = pr.physics.radius;
+  using clock = std::chrono::steady_clock;
+  const auto seconds_since = [](clock::time_point t) {
+    return std::chrono::duration<double>(clock::now() - t).count();
+  };
+  auto t0 = clock::now();
   const device_atoms atoms = to_device(pr.input, pr.grid);
+  upload_seconds = seconds_since(t0);
   geo.g = pr.grid.shape();
   geo.grid = spatial::make_bin_grid(pr.grid, bp.edge_for(rc), rc, pr.grid.periodic);
-  geo.capacity = bp.capacity;  // grown below when auto
   for (int d = 0; d < 3; ++d) {
     geo.region[d] = bp.region[d];
     geo.regions[d] = int((pr.grid.dims[d] + bp.region[d] - 1) / bp.region[d]);
   }
   if (double(geo.regions[0]) * geo.regions[1] * geo.regions[2] > 2147483647.0)
     throw input_error(label + ": more than 2^31 - 1 regions; use a larger 'region'");
+  const int grow_to = bp.auto_capacity ? bp.max_capacity : 0;
   if (default_space_is_gpu())
-    spatial::check_atom_bins_memory(geo.grid, bp.capacity, atoms.size(),
+    spatial::check_atom_bins_memory(geo.grid, std::max(bp.capacity, grow_to), atoms.size(),
                                     query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");
-  bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
-  if (bp.auto_capacity && bins.overflow_host.extent(0) > 0) {
-    // Every overflow atom costs the host a cube of (2 rc / h)^3 points (10^5 at 12 A and 0.5 A): sized to the
-    // fullest bin (a multiple of 4 slots, at most max_auto_capacity) only bins fuller than that overflow.
-    geo.capacity = int(std::min<std::size_t>((bins.max_count + 3) / 4 * 4, std::size_t(bp.max_capacity)));
-    bins = spatial::build_atom_bins(atoms, geo.grid, geo.capacity);
-  }
+  // Every overflow atom costs the host a cube of (2 rc / h)^3 points (10^5 at 12 A and 0.5 A): the automatic
+  // capacity grows to the fullest bin (up to max_capacity), so only bins fuller than that overflow.
+  t0 = clock::now();
+  bins = spatial::build_atom_bins(atoms, geo.grid, bp.capacity, grow_to);
+  binning_seconds = seconds_since(t0);
+  geo.capacity = bins.capacity;
   params.capacity = geo.capacity;
   const double extent[3] = {pr.grid.spacing * (bp.region[0] - 1), pr.grid.spacing * (bp.region[1] - 1),
                             pr.grid.spacing * (bp.region[2] - 1)};
   stencil_host = spatial::make_bin_stencil(geo.grid.edge, extent, rc);
   geo.stencil_size = int(stencil_host.size());
   geo.bins_per_stage = bp.bins_per_stage;
+  geo.segment_test = bp.segment_test;
   stencil = Kokkos::View<int*>("ppl::potential::stencil", 3 * stencil_host.size());
   auto h = Kokkos::create_mirror_view(stencil);
   for (std::size_t s = 0; s < stencil_host.size(); ++s)
     for (int d = 0; d < 3; ++d) h(3 * s + d) = stencil_host[s][std::size_t(d)];
   Kokkos::deep_copy(stencil, h);
+  offsets16 = Kokkos::View<short*>("ppl::potential::offsets16", 4 * stencil_host.size());
+  auto h16 = Kokkos::create_mirror_view(offsets16);
+  for (std::size_t s = 0; s < stencil_host.size(); ++s)
+    for (int d = 0; d < 4; ++d) {
+      const int o = d < 3 ? stencil_host[s][std::size_t(d)] : 0;
+      if (o < -32768 || o > 32767) throw input_error(label + ": a bin offset beyond 16 bits; use larger bins");
+      h16(4 * s + d) = short(o);
+    }
+  Kokkos::deep_copy(offsets16, h16);
   if (bins.overflow_host.extent(0) > 0) {
     overflow_map_host = Kokkos::View<float*, Kokkos::HostSpace>("ppl::potential::overflow_host", pr.grid.size());
     overflow_map = potential_view("ppl::potential::overflow", pr.grid.size());
@@ -182,7 +206,7 @@ int max_team_all_terms(const binned_geometry& geo) {
   int m = max_team<C, kernels::truncated_term, false>(geo);
   m = std::min(m, max_team<C, kernels::cutcp_term, false>(geo));
   m = std::min(m, max_team<C, kernels::shifted_term, false>(geo));
-  return std::min(m, max_team<C, kernels::cutcp_term, true>(geo));
+  return std::min(m, max_team<C, kernels::truncated_term, true>(geo));
 }
 
 template <int C, class Term, bool Count>
@@ -199,27 +223,23 @@ void launch_one(const binned_plan& p, potential_view out, bool accumulate, Kokko
   Kokkos::parallel_for("ppl::potential::" + p.label, policy, k);
 }
 
-template <class Term>
-void launch_term(const binned_plan& p, potential_view out, bool accumulate, bool count,
-                 Kokkos::View<unsigned long long*> counts, const Term& term) {
-  auto go = [&](auto c) {
-    constexpr int C = decltype(c)::value;
-    if (count)
-      launch_one<C, Term, true>(p, out, accumulate, counts, term);
-    else
-      launch_one<C, Term, false>(p, out, accumulate, counts, term);
-  };
-  with_coarsening(p.params.coarsening, [&](auto c) {  // 1, 2, 4, 8 (the declared values; 16 is not instantiated)
-    if constexpr (decltype(c)::value <= 8) go(c);
-  });
-}
-
 }  // namespace
 
 void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
                    Kokkos::View<unsigned long long*> pair_counts) {
-  kernels::with_cutoff_term(p.physics,
-                            [&](const auto& term) { launch_term(p, out, accumulate, count, pair_counts, term); });
+  if (count) {  // the count does not evaluate the term: one variant per C, 16 included for cutoff_binned_cuda
+    with_coarsening(p.params.coarsening, [&](auto c) {
+      launch_one<decltype(c)::value, kernels::truncated_term, true>(p, out, accumulate, pair_counts,
+                                                                    kernels::truncated_term{});
+    });
+    return;
+  }
+  kernels::with_cutoff_term(p.physics, [&](const auto& term) {
+    using Term = std::decay_t<decltype(term)>;
+    with_coarsening(p.params.coarsening, [&](auto c) {  // 1, 2, 4, 8 (the declared values; 16 is not instantiated)
+      if constexpr (decltype(c)::value <= 8) launch_one<decltype(c)::value, Term, false>(p, out, accumulate, {}, term);
+    });
+  });
 }
 
 namespace {
@@ -301,6 +321,7 @@ std::vector<std::pair<std::string, double>> binned_plan::breakdown() const {
   return {{"bins", double(geo.grid.size())},       {"bin_capacity", double(geo.capacity)},
           {"fullest_bin", double(bins.max_count)}, {"overflow_atoms", double(bins.overflow_host.extent(0))},
           {"dropped_atoms", double(bins.dropped)}, {"stencil_bins", double(geo.stencil_size)},
+          {"setup_upload_s", upload_seconds},      {"setup_binning_s", binning_seconds},
           {"overflow_host_s", host_seconds},       {"compute_wall_s", wall_seconds}};
 }
 
@@ -318,7 +339,8 @@ namespace {
 
 class binned_strategy final : public potential_strategy {
  public:
-  binned_strategy(binned_params p, std::string label) : params_(p), label_(std::move(label)) {}
+  binned_strategy(binned_params p, std::string label, binned_launch launch, binned_check check_launch)
+      : params_(p), label_(std::move(label)), launch_(launch), check_launch_(check_launch) {}
 
   // The bin grid's limits and the memory of the bins (at the largest capacity the plan may choose) and of the
   // host's overflow map, before anything is allocated.
@@ -334,7 +356,8 @@ class binned_strategy final : public potential_strategy {
       spatial::check_atom_bins_memory(grid, capacity, p.input.size(), host_bytes * 0.9, "host memory");
     const double extent[3] = {p.grid.spacing * (params_.region[0] - 1), p.grid.spacing * (params_.region[1] - 1),
                               p.grid.spacing * (params_.region[2] - 1)};
-    spatial::make_bin_stencil(grid.edge, extent, p.physics.radius);  // throws when the offset list is absurd
+    const auto stencil = spatial::make_bin_stencil(grid.edge, extent, p.physics.radius);  // throws when absurd
+    if (check_launch_ != nullptr) check_launch_(params_, stencil.size());
   }
 
   std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
@@ -348,7 +371,7 @@ class binned_strategy final : public potential_strategy {
     if (p == nullptr) throw error(exit_code::failure, label_ + ": given another strategy's plan");
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    launch_binned(*p, out, mode == write_mode::accumulate, false, {});  // asynchronous on a GPU
+    launch_(*p, out, mode == write_mode::accumulate);  // asynchronous on a GPU
     const bool overflow = p->overflow_map.extent(0) > 0;
     if (overflow) {
       const auto h0 = clock::now();
@@ -368,9 +391,20 @@ class binned_strategy final : public potential_strategy {
  private:
   binned_params params_;
   std::string label_;
+  binned_launch launch_;
+  binned_check check_launch_;
 };
 
+void launch_portable(const binned_plan& p, potential_view out, bool accumulate) {
+  launch_binned(p, out, accumulate, false, {});
+}
+
 }  // namespace
+
+std::unique_ptr<potential_strategy> make_binned_strategy(const binned_params& p, const std::string& label,
+                                                         binned_launch launch, binned_check check_launch) {
+  return std::make_unique<binned_strategy>(p, label, launch, check_launch);
+}
 
 // At configuration time (`ppl validate`): the team must be one this backend launches for every variant of the
 // kernel with this scratch, or the job is an input error naming the key.
@@ -395,20 +429,68 @@ void check_binned_team(const std::string& label, const config_node* params, cons
 std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params) {
   const binned_params p = read_binned_params(params);
   check_binned_team("cutoff_binned", params, p);
-  return std::make_unique<binned_strategy>(p, "cutoff_binned");
+  return make_binned_strategy(p, "cutoff_binned", launch_portable, nullptr);
+}
+
+// cutoff_binned_cuda's space (declared in portable code, so every build lists it): no team size (one thread per
+// segment), no bins per stage (a stage is a number of atoms).
+const parameter_space& cutoff_binned_cuda_parameters() {
+  static const parameter_space space = [] {
+    parameter_space s{cutoff_binned_parameters().front()};  // bin_edge
+    for (auto& p : shared_parameters({"bin_capacity",
+                                      parameter_type::integer,
+                                      {},
+                                      1,
+                                      1024,
+                                      "auto",
+                                      "",
+                                      "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that "
+                                      "nothing overflows to the host"})) {
+      if (p.name == "coarsening") {
+        p.allowed = {"4", "8", "16"};
+        p.hi = 16;
+        p.host_default = "8";
+      }
+      if (p.name == "region")
+        p.doc = "lattice points per block (x a multiple of C; one thread per segment, at most 1024)";
+      s.push_back(p);
+    }
+    s.push_back({"stage_atoms",
+                 parameter_type::integer,
+                 {},
+                 32,
+                 2048,
+                 "256",
+                 "",
+                 "atoms per __shared__ stage, packed across bins (no empty slots)"});
+    return s;
+  }();
+  return space;
+}
+
+binned_params read_binned_cuda_params(const config_node* params) {
+  const parameter_reader r = read_parameters(cutoff_binned_cuda_parameters(), params);
+  binned_params p;
+  p.bin_edge = r.real("bin_edge");
+  read_shared_params(r, params, 8, p);
+  p.stage_atoms = r.integer("stage_atoms");
+  return p;
 }
 
 const parameter_space& cutoff_large_bins_parameters() {
-  static const parameter_space space =
-      shared_parameters({"bin_capacity",
-                         parameter_type::integer,
-                         {},
-                         1,
-                         4096,
-                         "auto",
-                         "",
-                         "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that nothing overflows "
-                         "to the host"});
+  static const parameter_space space = [] {
+    parameter_space s = shared_parameters({"bin_capacity",
+                                           parameter_type::integer,
+                                           {},
+                                           1,
+                                           4096,
+                                           "auto",
+                                           "",
+                                           "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that "
+                                           "nothing overflows to the host"});
+    s.push_back(team_size_parameter);
+    return s;
+  }();
   return space;
 }
 
@@ -421,8 +503,9 @@ std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* pa
   p.max_capacity = 1024;
   p.bins_per_stage = 1;
   read_shared_params(r, params, 64, p);
+  p.team_size = r.integer("team_size");
   check_binned_team("cutoff_large_bins", params, p);
-  return std::make_unique<binned_strategy>(p, "cutoff_large_bins");
+  return make_binned_strategy(p, "cutoff_large_bins", launch_portable, nullptr);
 }
 
 }  // namespace ppl::potential_detail

@@ -4,9 +4,10 @@
 // computes the neighbourhood offset list of a region (spatial/bin_stencil.hpp); a team computes one region of
 // lattice points, loading `bins_per_stage` bins of its stencil at a time into team scratch (shared memory on a GPU),
 // where every thread of the team reuses them. A thread owns segments of C consecutive points of a row; per atom it
-// first tests the cylinder dy^2 + dz^2 < rc^2 around its row (one test for C pairs), and stops at the bin's fill
-// count (the empty slots after it hold a sentinel that would contribute 0). Atoms beyond a bin's capacity are summed
-// on the host while the device works, and added afterwards.
+// first tests whether the atom lies within rc of the segment (one test for C pairs: `atom_test: segment`, the capsule
+// around the segment; `cylinder` tests only dy^2 + dz^2 < rc^2 around the row, the lecture's test), and stops at the
+// bin's fill count (the empty slots after it hold a sentinel that would contribute 0). Atoms beyond a bin's capacity
+// are summed on the host while the device works, and added afterwards.
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cstdint>
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ppl/core/kokkos_compat.hpp"
 #include "ppl/potential/kernels/row_accumulate.hpp"
 #include "ppl/spatial/atom_bins.hpp"
 #include "ppl/spatial/bin_grid.hpp"
@@ -39,6 +41,8 @@ struct binned_params {
   std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
   int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
   int bins_per_stage = 4;              // bins loaded into scratch per barrier pair
+  bool segment_test = true;            // atom_test: segment (the capsule) or cylinder
+  int stage_atoms = 256;               // cutoff_binned_cuda: atoms per __shared__ stage
 };
 
 binned_params read_binned_params(const config_node* params);
@@ -52,7 +56,26 @@ struct binned_geometry {
   int region[3];   // points per region
   int stencil_size;
   int bins_per_stage;
+  bool segment_test;
 };
+
+// The per-atom test of a segment of C points (x from xlo to xhi on one row): false when no pair of the atom with
+// the segment can lie within the cutoff, so the C pairs are skipped. The distance to the segment uses the same
+// rounded differences as the pair terms (x - ax at both ends bound every |x_c - ax| from below, rounding being
+// monotonic), and the threshold rc2_skip = rc^2 (1 + 2^-20) covers the rounding of the two sums of squares, so a
+// skipped pair always has r^2 >= rc^2 in the kernel's arithmetic, where every term is an exact zero. The cylinder
+// test is the same code with the ends at -+infinity.
+struct segment_test {
+  float xlo, xhi, rc2_skip;
+  KOKKOS_FORCEINLINE_FUNCTION bool may_reach(float ax, float dyz2) const {
+    const float ex = kmath::fmax(kmath::fmax(xlo - ax, ax - xhi), 0.0f);
+    return ex * ex + dyz2 < rc2_skip;
+  }
+};
+KOKKOS_FORCEINLINE_FUNCTION segment_test make_segment_test(bool segment, float x0, float x1, float rc2) {
+  constexpr float far = 3.0e38f;
+  return {segment ? x0 : -far, segment ? x1 : far, rc2 * (1.0f + 0x1p-20f)};
+}
 
 class binned_plan final : public potential_plan {
  public:
@@ -67,12 +90,16 @@ class binned_plan final : public potential_plan {
   spatial::atom_bins<Kokkos::DefaultExecutionSpace::memory_space> bins;
   Kokkos::View<int*> stencil;  // 3 ints per offset
   std::vector<std::array<int, 3>> stencil_host;
+  Kokkos::View<short*> offsets16;  // the offsets as 4 shorts each (x, y, z, 0): cutoff_binned_cuda's __constant__ copy
   // The overflow atoms' map, summed on the host during the device kernel (empty when no bin overflowed).
   mutable Kokkos::View<float*, Kokkos::HostSpace> overflow_map_host;
   mutable potential_view overflow_map;
   // The last compute (seconds): the host's overflow sum (while the kernel runs), and the whole compute from the
   // launch to the device's end (kernel, overflow sum, copy and add).
   mutable double host_seconds = 0, wall_seconds = 0;
+  // Set-up (seconds): the atoms' conversion to the lattice frame and upload, and the device binning (count, scan,
+  // permute, fill; fenced).
+  double upload_seconds = 0, binning_seconds = 0;
 
  private:
   void count_pairs() const;
@@ -177,13 +204,14 @@ struct binned_kernel {
           x[c] = geo.g.coord(ib + c);
           v[c] = Count ? 0.0f : acc(base + c);
         }
+        const segment_test test = make_segment_test(geo.segment_test, x[0], x[C - 1], rc2);
         for (int s = 0; s < geo.bins_per_stage; ++s) {
           const int n = fill(s);
           for (int a = 0; a < n; ++a) {
             const atom4 at = tile(s * geo.capacity + a);
             const float dy = y - at.y, dz = z - at.z;
             const float dyz2 = dy * dy + dz * dz;
-            if (dyz2 >= rc2) continue;  // the cylinder test: no point of this segment is within the cutoff
+            if (!test.may_reach(at.x, dyz2)) continue;  // no point of this segment is within the cutoff
             if (Count) {
               examined += C;
               for (int c = 0; c < C; ++c) {
@@ -225,6 +253,17 @@ int binned_team_size(const binned_params& p);
 // Launches the portable kernel for the plan's interaction (Count: the pair counting pass).
 void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
                    Kokkos::View<unsigned long long*> pair_counts);
+
+// A binned strategy = a plan (binning, stencil), a kernel launch (asynchronous), and the shared compute around it
+// (the host's overflow sum during the kernel, its addition, the timings). `check_launch` (may be null) rejects at
+// configuration time what the launch cannot run, given the parameters and the stencil's size.
+using binned_launch = void (*)(const binned_plan& p, potential_view out, bool accumulate);
+using binned_check = void (*)(const binned_params& p, std::size_t stencil_size);
+std::unique_ptr<potential_strategy> make_binned_strategy(const binned_params& p, const std::string& label,
+                                                         binned_launch launch, binned_check check_launch);
+
+// cutoff_binned_cuda's parameters (stage_atoms is its own).
+binned_params read_binned_cuda_params(const config_node* params);
 
 // Sums the overflow atoms into plan.overflow_map_host on the host (float64 per pair, minimum image when periodic).
 void sum_overflow_on_host(const binned_plan& p);

@@ -44,8 +44,8 @@ const potential_registry& potential_strategies() {
     r.add(
         {"cutoff_binned",
          "small bins of fixed capacity sorted on the device, a region's neighbourhood offset list, bins staged in team "
-         "scratch, C points per thread with the cylinder test, overflow atoms on the host (bin_edge, bin_capacity, "
-         "coarsening, region, team_size, bins_per_stage)",
+         "scratch, C points per thread with a per-atom segment test, overflow atoms on the host (bin_edge, "
+         "bin_capacity, coarsening, region, atom_test, team_size, bins_per_stage)",
          "all", make_cutoff_binned, build_requirement::none, cutoff, cutoff_binned_parameters()});
     r.add({"cutoff_large_bins",
            "the lecture's baseline: bins as large as the cutoff, a region reads the 3 x 3 x 3 around it (the same "
@@ -59,6 +59,12 @@ const potential_registry& potential_strategies() {
            "software rsqrt on the FMA pipe",
            "cuda", PPL_CUDA_ONLY(make_gather_hybrid_rsqrt_cuda), build_requirement::cuda, coulomb,
            gather_hybrid_rsqrt_cuda_parameters()});
+    r.add({"cutoff_binned_cuda",
+           "cutoff_binned's plan; the offset list in __constant__ memory, each block's bins packed into __shared__ "
+           "stages of stage_atoms atoms, C points per thread in registers (bin_edge, bin_capacity, coarsening, "
+           "region, atom_test, stage_atoms)",
+           "cuda", PPL_CUDA_ONLY(make_cutoff_binned_cuda), build_requirement::cuda, cutoff,
+           cutoff_binned_cuda_parameters()});
     return r;
   }();
   return table;

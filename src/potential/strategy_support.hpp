@@ -22,6 +22,7 @@ const parameter_space& gather_constmem_cuda_parameters();
 const parameter_space& gather_hybrid_rsqrt_cuda_parameters();
 const parameter_space& cutoff_binned_parameters();
 const parameter_space& cutoff_large_bins_parameters();
+const parameter_space& cutoff_binned_cuda_parameters();
 // The strategy's parameters read through its space, with this backend's defaults.
 parameter_reader read_parameters(const parameter_space& space, const config_node* params);
 
@@ -36,6 +37,7 @@ std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* pa
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);
+std::unique_ptr<potential_strategy> make_cutoff_binned_cuda(const config_node* params);
 #endif
 
 // The plan of the direct (all-pairs) strategies: the atoms staged on the device (to_device).

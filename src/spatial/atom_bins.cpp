@@ -37,8 +37,8 @@ void check_atom_bins_memory(const bin_grid& grid, int capacity, std::size_t n_at
 }
 
 atom_bins<Kokkos::DefaultExecutionSpace::memory_space> build_atom_bins(const device_atoms& atoms, const bin_grid& grid,
-                                                                       int capacity) {
-  return build_atom_bins(Kokkos::DefaultExecutionSpace(), atoms.data, grid, capacity);
+                                                                       int capacity, int grow_to) {
+  return build_atom_bins(Kokkos::DefaultExecutionSpace(), atoms.data, grid, capacity, grow_to);
 }
 
 atom_bins<Kokkos::HostSpace> build_atom_bins_host(const device_atoms& atoms, const bin_grid& grid, int capacity) {

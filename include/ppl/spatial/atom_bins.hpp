@@ -102,11 +102,12 @@ KOKKOS_INLINE_FUNCTION void sort_ints(int* a, int n) {
 }  // namespace detail
 
 // Builds the bins of `atoms` (lattice frame, as device_atoms holds them) on `exec`, which must be able to access
-// MemorySpace. Throws input_error unless capacity >= 1 and atoms.extent(0) <= INT_MAX. Fences `exec` before
-// returning.
+// MemorySpace. Throws input_error unless capacity >= 1 and atoms.extent(0) <= INT_MAX. grow_to > capacity: when the
+// fullest bin holds more than `capacity` atoms, the capacity grows to it (rounded up to 4 slots, at most grow_to),
+// decided between the count and the fill, so one build suffices. Fences `exec` before returning.
 template <class ExecSpace, class MemorySpace>
 atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View<const atom4*, MemorySpace>& atoms,
-                                       const bin_grid& grid, int capacity) {
+                                       const bin_grid& grid, int capacity, int grow_to = 0) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "build_atom_bins: the execution space cannot access the atoms' memory space");
   if (capacity < 1) throw input_error("atom bins: the bin capacity must be >= 1, got " + std::to_string(capacity));
@@ -125,12 +126,10 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
 
   const int n = int(atoms.extent(0));
   const int nb = grid.size();
-  const int cap = capacity;
   const bin_grid gr = grid;
 
   atom_bins<MemorySpace> out;
   out.grid = grid;
-  out.capacity = capacity;
 
   // (a), (b): the bin of every atom (-1: dropped), its position (periodic: wrapped), the bin counts.
   const atom_view pos(no_init("ppl::spatial::positions"), n);
@@ -157,6 +156,17 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
       },
       dropped);
   out.dropped = dropped;
+  int max_count = 0;
+  Kokkos::parallel_reduce(
+      "ppl::spatial::max_count", range(exec, 0, nb),
+      KOKKOS_LAMBDA(const int b, int& m) {
+        if (count(b) > m) m = count(b);
+      },
+      Kokkos::Max<int>(max_count));
+  out.max_count = std::size_t(max_count);
+  // The capacity, grown (to a multiple of 4 slots, at most grow_to) when the fullest bin exceeds it.
+  const int cap = grow_to > capacity && max_count > capacity ? std::min((max_count + 3) / 4 * 4, grow_to) : capacity;
+  out.capacity = cap;
 
   // (c): exclusive scans: CSR offsets of every bin's atoms, and of its overflow atoms.
   const ints offset(no_init("ppl::spatial::bin_offsets"), std::size_t(nb) + 1);
@@ -217,14 +227,6 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
         if (s >= cap) overflow(over_offset(b) + s - cap) = pos(i);
       });
 
-  int max_count = 0;
-  Kokkos::parallel_reduce(
-      "ppl::spatial::max_count", range(exec, 0, nb),
-      KOKKOS_LAMBDA(const int b, int& m) {
-        if (count(b) > m) m = count(b);
-      },
-      Kokkos::Max<int>(max_count));
-  out.max_count = std::size_t(max_count);
   Kokkos::parallel_for(
       "ppl::spatial::cap_counts", range(exec, 0, nb), KOKKOS_LAMBDA(const int b) {
         if (count(b) > cap) count(b) = cap;
@@ -238,16 +240,16 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
 // The same for any rank-1 View of atom4 (e.g. device_atoms::data, whose type names no memory space).
 template <class ExecSpace, class AtomView, class = std::enable_if_t<Kokkos::is_view<AtomView>::value>>
 atom_bins<typename AtomView::memory_space> build_atom_bins(const ExecSpace& exec, const AtomView& atoms,
-                                                           const bin_grid& grid, int capacity) {
+                                                           const bin_grid& grid, int capacity, int grow_to = 0) {
   using memory_space = typename AtomView::memory_space;
   const Kokkos::View<const atom4*, memory_space> view = atoms;
-  return build_atom_bins<ExecSpace, memory_space>(exec, view, grid, capacity);
+  return build_atom_bins<ExecSpace, memory_space>(exec, view, grid, capacity, grow_to);
 }
 
 // The two builds the library compiles (src/spatial/atom_bins.cpp): on the default execution space from
 // device_atoms::data, and on the default host execution space from device_atoms::host.
 atom_bins<Kokkos::DefaultExecutionSpace::memory_space> build_atom_bins(const device_atoms& atoms, const bin_grid& grid,
-                                                                       int capacity);
+                                                                       int capacity, int grow_to = 0);
 atom_bins<Kokkos::HostSpace> build_atom_bins_host(const device_atoms& atoms, const bin_grid& grid, int capacity);
 
 }  // namespace ppl::spatial
