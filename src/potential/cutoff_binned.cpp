@@ -81,7 +81,7 @@ const parameter_space& cutoff_binned_parameters() {
                  1,
                  64,
                  "4",
-                 "8",
+                 "16",
                  "bins staged in team scratch per barrier pair"});
     return s;
   }();
