@@ -51,10 +51,10 @@ done <<'VARIANTS'
 binned-c8-cyl cutoff_binned {atom_test: cylinder}
 binned-default cutoff_binned {}
 binned-c4 cutoff_binned {coarsening: 4}
-binned-stage4 cutoff_binned {bins_per_stage: 4}
-binned-stage16 cutoff_binned {bins_per_stage: 16}
-binned-stage32 cutoff_binned {bins_per_stage: 32}
-binned-stage64 cutoff_binned {bins_per_stage: 64}
+binned-s128 cutoff_binned {stage_atoms: 128}
+binned-s512 cutoff_binned {stage_atoms: 512}
+binned-s1024 cutoff_binned {stage_atoms: 1024}
+binned-edge3 cutoff_binned {bin_edge: 3.0}
 cuda-cyl cutoff_binned_cuda {atom_test: cylinder}
 cuda-c4 cutoff_binned_cuda {coarsening: 4}
 cuda-c16-r16 cutoff_binned_cuda {coarsening: 16, region: [16, 8, 8]}

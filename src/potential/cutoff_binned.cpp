@@ -16,6 +16,16 @@ namespace ppl::potential_detail {
 
 namespace {
 
+const parameter_spec stage_atoms_parameter{
+    "stage_atoms",
+    parameter_type::integer,
+    {},
+    1,
+    2048,
+    "256",
+    "",
+    "atoms per stage in team scratch (shared memory on a GPU), packed across the bins of the offset list"};
+
 const parameter_spec team_size_parameter{
     "team_size", parameter_type::integer,
     {},          1,
@@ -75,14 +85,7 @@ const parameter_space& cutoff_binned_parameters() {
                                       "nothing overflows to the host"}))
       s.push_back(p);
     s.push_back(team_size_parameter);
-    s.push_back({"bins_per_stage",
-                 parameter_type::integer,
-                 {},
-                 1,
-                 64,
-                 "4",
-                 "16",
-                 "bins staged in team scratch per barrier pair"});
+    s.push_back(stage_atoms_parameter);
     return s;
   }();
   return space;
@@ -114,7 +117,7 @@ binned_params read_binned_params(const config_node* params) {
   p.bin_edge = r.real("bin_edge");
   read_shared_params(r, params, 8, p);
   p.team_size = r.integer("team_size");
-  p.bins_per_stage = r.integer("bins_per_stage");
+  p.stage_atoms = r.integer("stage_atoms");
   return p;
 }
 
@@ -152,7 +155,9 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
                             pr.grid.spacing * (bp.region[2] - 1)};
   stencil_host = spatial::make_bin_stencil(geo.grid.edge, extent, rc);
   geo.stencil_size = int(stencil_host.size());
-  geo.bins_per_stage = bp.bins_per_stage;
+  geo.stage_atoms = bp.stage_atoms;
+  geo.scan_level = 0;
+  if (binned_scratch_bytes(geo, 0) > std::size_t(Kokkos::TeamPolicy<>::scratch_size_max(0))) geo.scan_level = 1;
   geo.segment_test = bp.segment_test;
   stencil = Kokkos::View<int*>("ppl::potential::stencil", 3 * stencil_host.size());
   auto h = Kokkos::create_mirror_view(stencil);
@@ -186,7 +191,9 @@ binned_geometry scratch_geometry(const binned_params& p) {
   binned_geometry geo{};
   for (int d = 0; d < 3; ++d) geo.region[d] = p.region[d];
   geo.capacity = p.auto_capacity ? p.max_capacity : p.capacity;  // the most scratch the plan may ask for
-  geo.bins_per_stage = p.bins_per_stage;
+  geo.stage_atoms = p.stage_atoms;
+  geo.stencil_size = 0;  // its scan may go to level 1 (see binned_plan)
+  geo.scan_level = 0;
   return geo;
 }
 
@@ -195,7 +202,8 @@ template <int C, class Term, bool Count>
 int max_team(const binned_geometry& geo) {
   using kernel = binned_kernel<C, Term, Count>;
   typename kernel::policy probe(1, 1);
-  probe.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(geo)));
+  probe.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(geo, 0)));
+  probe.set_scratch_size(1, Kokkos::PerTeam(binned_scratch_bytes(geo, 1)));
   kernel k{};
   k.geo = geo;
   return probe.team_size_max(k, Kokkos::ParallelForTag());
@@ -219,7 +227,8 @@ void launch_one(const binned_plan& p, potential_view out, bool accumulate, Kokko
                  accumulate};
   const int league = p.geo.regions[0] * p.geo.regions[1] * p.geo.regions[2];
   typename kernel::policy policy(league, team);
-  policy.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(p.geo)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(p.geo, 0)));
+  policy.set_scratch_size(1, Kokkos::PerTeam(binned_scratch_bytes(p.geo, 1)));
   Kokkos::parallel_for("ppl::potential::" + p.label, policy, k);
 }
 
@@ -421,8 +430,7 @@ void check_binned_team(const std::string& label, const config_node* params, cons
   throw input_error(where + ": " + label + ": teams of " + std::to_string(team) + " threads ('team_size'" +
                     (named ? "" : " by default: one per segment of the region") + "), but this build (" +
                     Kokkos::DefaultExecutionSpace::name() + ") runs this kernel with teams of at most " +
-                    std::to_string(limit) +
-                    " (region, bin_capacity and bins_per_stage as configured): team_size must be in [1, " +
+                    std::to_string(limit) + " (region and stage_atoms as configured): team_size must be in [1, " +
                     std::to_string(limit) + "]");
 }
 
@@ -455,14 +463,10 @@ const parameter_space& cutoff_binned_cuda_parameters() {
         p.doc = "lattice points per block (x a multiple of C; one thread per segment, at most 1024)";
       s.push_back(p);
     }
-    s.push_back({"stage_atoms",
-                 parameter_type::integer,
-                 {},
-                 32,
-                 2048,
-                 "256",
-                 "",
-                 "atoms per __shared__ stage, packed across bins (no empty slots)"});
+    parameter_spec stage = stage_atoms_parameter;
+    stage.lo = 32;
+    stage.doc = "atoms per __shared__ stage, packed across the bins of the offset list";
+    s.push_back(stage);
     return s;
   }();
   return space;
@@ -489,6 +493,7 @@ const parameter_space& cutoff_large_bins_parameters() {
                                            "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that "
                                            "nothing overflows to the host"});
     s.push_back(team_size_parameter);
+    s.push_back(stage_atoms_parameter);
     return s;
   }();
   return space;
@@ -501,9 +506,9 @@ std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* pa
   binned_params p;
   p.large_bins = true;
   p.max_capacity = 1024;
-  p.bins_per_stage = 1;
   read_shared_params(r, params, 64, p);
   p.team_size = r.integer("team_size");
+  p.stage_atoms = r.integer("stage_atoms");
   check_binned_team("cutoff_large_bins", params, p);
   return make_binned_strategy(p, "cutoff_large_bins", launch_portable, nullptr);
 }

@@ -2,12 +2,12 @@
 // Cutoff summation with small spatial bins (Rodrigues et al. 2008, Parboil cutcp; the cutoff-binning lecture and
 // PMPP chapter 18): the plan sorts the atoms into bins of fixed capacity on the device (spatial/atom_bins.hpp) and
 // computes the neighbourhood offset list of a region (spatial/bin_stencil.hpp); a team computes one region of
-// lattice points, loading `bins_per_stage` bins of its stencil at a time into team scratch (shared memory on a GPU),
-// where every thread of the team reuses them. A thread owns segments of C consecutive points of a row; per atom it
-// first tests whether the atom lies within rc of the segment (one test for C pairs: `atom_test: segment`, the capsule
-// around the segment; `cylinder` tests only dy^2 + dz^2 < rc^2 around the row, the lecture's test), and stops at the
-// bin's fill count (the empty slots after it hold a sentinel that would contribute 0). Atoms beyond a bin's capacity
-// are summed on the host while the device works, and added afterwards.
+// lattice points, loading `stage_atoms` atoms of its stencil's bins at a time into team scratch (shared memory on a
+// GPU), packed across bins (no empty slot is staged), where every thread of the team reuses them. A thread owns
+// segments of C consecutive points of a row; per atom it first tests whether the atom lies within rc of the segment
+// (one test for C pairs: `atom_test: segment`, the capsule around the segment; `cylinder` tests only
+// dy^2 + dz^2 < rc^2 around the row, the lecture's test). Atoms beyond a bin's capacity are summed on the host while
+// the device works, and added afterwards.
 #include <Kokkos_Core.hpp>
 #include <array>
 #include <cstdint>
@@ -40,9 +40,8 @@ struct binned_params {
   int coarsening = 4;                  // C: points per thread segment along x
   std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
   int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
-  int bins_per_stage = 4;              // bins loaded into scratch per barrier pair
   bool segment_test = true;            // atom_test: segment (the capsule) or cylinder
-  int stage_atoms = 256;               // cutoff_binned_cuda: atoms per __shared__ stage
+  int stage_atoms = 256;               // atoms per stage (team scratch / __shared__), packed across bins
 };
 
 binned_params read_binned_params(const config_node* params);
@@ -55,7 +54,8 @@ struct binned_geometry {
   int regions[3];  // regions per axis
   int region[3];   // points per region
   int stencil_size;
-  int bins_per_stage;
+  int stage_atoms;
+  int scan_level;  // team scratch level of the stencil's scan (binned_scratch_bytes)
   bool segment_test;
 };
 
@@ -106,17 +106,66 @@ class binned_plan final : public potential_plan {
   mutable double examined_ = -1, within_ = 0;
 };
 
-// The team scratch of one launch: region accumulators, staged atoms, their fill counts.
-inline std::size_t binned_scratch_bytes(const binned_geometry& geo) {
+// The team scratch of one launch at `level`: region accumulators and staged atoms at level 0, the scan of the
+// stencil's bin counts at geo.scan_level (level 1, global memory, when level 0 would overflow with it).
+inline std::size_t binned_scratch_bytes(const binned_geometry& geo, int level) {
+  using scratch_space = Kokkos::DefaultExecutionSpace::scratch_memory_space;
   const std::size_t points = std::size_t(geo.region[0]) * geo.region[1] * geo.region[2];
-  const std::size_t atoms = std::size_t(geo.bins_per_stage) * geo.capacity;
-  return Kokkos::View<float*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(points) +
-         Kokkos::View<atom4*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(atoms) +
-         Kokkos::View<int*, Kokkos::DefaultExecutionSpace::scratch_memory_space>::shmem_size(geo.bins_per_stage);
+  const std::size_t scan = Kokkos::View<int*, scratch_space>::shmem_size(std::size_t(geo.stencil_size) + 1);
+  const std::size_t fixed = Kokkos::View<float*, scratch_space>::shmem_size(points) +
+                            Kokkos::View<atom4*, scratch_space>::shmem_size(std::size_t(geo.stage_atoms));
+  return (level == 0 ? fixed : 0) + (level == geo.scan_level ? scan : 0);
 }
 
-// The portable kernel. Count = true counts pairs instead of summing (work efficiency): counts(0) pairs whose r^2 was
-// computed, counts(1) of those inside the cutoff (the singularity rule excluded).
+// Bin coordinate b (may lie outside the grid) on `axis` -> the bin in the grid and the periodic image shift (in
+// boxes); false when outside a non-periodic grid.
+KOKKOS_INLINE_FUNCTION bool resolve_bin(const spatial::bin_grid& grid, int axis, int b, int& in_grid, int& wraps) {
+  const int n = grid.dims[axis];
+  if (!grid.periodic) {
+    in_grid = b;
+    wraps = 0;
+    return b >= 0 && b < n;
+  }
+  wraps = b >= 0 ? b / n : -((-b + n - 1) / n);
+  in_grid = b - wraps * n;
+  return true;
+}
+
+// Offset s of a region's stencil (from the region's first bin b0): the bin's index in the grid (false: outside a
+// non-periodic grid) and the image shift to add to its atoms.
+KOKKOS_INLINE_FUNCTION bool stencil_bin(const spatial::bin_grid& grid, const int (&b0)[3], int ox, int oy, int oz,
+                                        int& bin, float (&shift)[3]) {
+  int b[3], w[3];
+  const int off[3] = {ox, oy, oz};
+  bool inside = true;
+  for (int axis = 0; axis < 3; ++axis) {
+    inside = resolve_bin(grid, axis, b0[axis] + off[axis], b[axis], w[axis]) && inside;
+    shift[axis] = float(w[axis]) * grid.box[axis];
+  }
+  bin = inside ? grid.index(b[0], b[1], b[2]) : 0;
+  return inside;
+}
+
+// The last offset s of scan[0..S) with scan[s] <= atom: the bin holding packed atom `atom` (never an empty bin).
+template <class Scan>
+KOKKOS_INLINE_FUNCTION int bin_of_packed_atom(const Scan& scan, int S, int atom) {
+  int lo = 0, hi = S - 1;
+  while (lo < hi) {
+    const int mid = (lo + hi + 1) / 2;
+    if (scan[mid] <= atom)
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  return lo;
+}
+
+// The portable kernel. A team first scans the fill counts of its stencil's bins (team scratch), then stages its atoms
+// `stage_atoms` at a time, packed across bins (each thread finds its atom's bin by a binary search in the scan), so
+// every stage is full and no empty slot is ever tested; the team's threads sum each stage into their segments'
+// accumulators (team scratch: a team may be smaller than the region's segments). Count = true counts pairs instead
+// of summing (work efficiency): counts(0) pairs whose r^2 was computed, counts(1) of those inside the cutoff (the
+// singularity rule excluded).
 template <int C, class Term, bool Count>
 struct binned_kernel {
   using policy = Kokkos::TeamPolicy<>;
@@ -135,27 +184,19 @@ struct binned_kernel {
   float rc2;
   bool accumulate;
 
-  // Bin coordinate b (may lie outside the grid) -> bin in the grid and the periodic image shift; false when outside
-  // a non-periodic grid.
-  KOKKOS_INLINE_FUNCTION bool resolve(int axis, int b, int& in_grid, float& shift) const {
-    const int n = geo.grid.dims[axis];
-    shift = 0.0f;
-    if (!geo.grid.periodic) {
-      in_grid = b;
-      return b >= 0 && b < n;
-    }
-    int wraps = b >= 0 ? b / n : -((-b + n - 1) / n);
-    in_grid = b - wraps * n;
-    shift = float(wraps) * geo.grid.box[axis];
-    return true;
+  KOKKOS_INLINE_FUNCTION int fill_of(const int (&b0)[3], int s) const {
+    int bin;
+    float shift[3];
+    return stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift) ? counts(bin)
+                                                                                                         : 0;
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     const int pts = geo.region[0] * geo.region[1] * geo.region[2];
-    const int stage_atoms = geo.bins_per_stage * geo.capacity;
+    const int S = geo.stencil_size;
     scratch<float> acc(m.team_scratch(0), pts);
-    scratch<atom4> tile(m.team_scratch(0), stage_atoms);
-    scratch<int> fill(m.team_scratch(0), geo.bins_per_stage);
+    scratch<int> scan(m.team_scratch(geo.scan_level), S + 1);
+    scratch<atom4> stage(m.team_scratch(0), geo.stage_atoms);
     const int rank = m.team_rank(), team = m.team_size();
     const int r = m.league_rank();
     const int rx = r % geo.regions[0], ry = (r / geo.regions[0]) % geo.regions[1],
@@ -164,34 +205,33 @@ struct binned_kernel {
     int b0[3];
     geo.grid.bin_of(geo.g.coord(i0), geo.g.coord(j0), geo.g.coord(k0), b0[0], b0[1], b0[2]);
     for (int p = rank; p < pts; p += team) acc(p) = 0.0f;
+    Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, S), [&](const int s, int& run, const bool final) {
+      const int n = fill_of(b0, s);
+      if (final) {
+        scan(s) = run;
+        if (s == S - 1) scan(S) = run + n;
+      }
+      run += n;
+    });
+    m.team_barrier();
+    const int total = scan(S);
     const int seg_x = geo.region[0] / C;
     const int segments = seg_x * geo.region[1] * geo.region[2];
     unsigned long long examined = 0, within = 0;
-    for (int d0 = 0; d0 < geo.stencil_size; d0 += geo.bins_per_stage) {
-      m.team_barrier();  // the previous stage is done with the tile
-      for (int a = rank; a < stage_atoms; a += team) {
-        const int s = a / geo.capacity, slot = a % geo.capacity;
-        int n = 0;
-        atom4 at = spatial::empty_slot();
-        if (d0 + s < geo.stencil_size) {
-          int b[3];
-          float shift[3];
-          bool inside = true;
-          for (int axis = 0; axis < 3; ++axis)
-            inside = resolve(axis, b0[axis] + stencil(3 * (d0 + s) + axis), b[axis], shift[axis]) && inside;
-          if (inside) {
-            const int bin = geo.grid.index(b[0], b[1], b[2]);
-            n = counts(bin);
-            if (slot < n) {
-              at = slots(std::int64_t(bin) * geo.capacity + slot);
-              at.x += shift[0];
-              at.y += shift[1];
-              at.z += shift[2];
-            }
-          }
-        }
-        tile(a) = at;
-        if (slot == 0) fill(s) = n;
+    for (int a0 = 0; a0 < total; a0 += geo.stage_atoms) {
+      const int n = total - a0 < geo.stage_atoms ? total - a0 : geo.stage_atoms;
+      m.team_barrier();  // the previous stage is done with
+      for (int t = rank; t < n; t += team) {
+        const int atom = a0 + t;
+        const int s = bin_of_packed_atom(scan, S, atom);
+        int bin;
+        float shift[3];
+        stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift);
+        atom4 at = slots(std::int64_t(bin) * geo.capacity + (atom - scan(s)));
+        at.x += shift[0];
+        at.y += shift[1];
+        at.z += shift[2];
+        stage(t) = at;
       }
       m.team_barrier();
       for (int seg = rank; seg < segments; seg += team) {
@@ -205,25 +245,22 @@ struct binned_kernel {
           v[c] = Count ? 0.0f : acc(base + c);
         }
         const segment_test test = make_segment_test(geo.segment_test, x[0], x[C - 1], rc2);
-        for (int s = 0; s < geo.bins_per_stage; ++s) {
-          const int n = fill(s);
-          for (int a = 0; a < n; ++a) {
-            const atom4 at = tile(s * geo.capacity + a);
-            const float dy = y - at.y, dz = z - at.z;
-            const float dyz2 = dy * dy + dz * dz;
-            if (!test.may_reach(at.x, dyz2)) continue;  // no point of this segment is within the cutoff
-            if (Count) {
-              examined += C;
-              for (int c = 0; c < C; ++c) {
-                const float dx = x[c] - at.x, r2 = dx * dx + dyz2;
-                within += (r2 < rc2 && r2 >= kernels::coincidence_radius2_f && ib + c < geo.g.nx && j < geo.g.ny &&
-                           k < geo.g.nz)
-                              ? 1
-                              : 0;
-              }
-            } else {
-              kernels::accumulate_row_dyz2<C>(x, dyz2, at.x, at.q, v, term);
+        for (int a = 0; a < n; ++a) {
+          const atom4 at = stage(a);
+          const float dy = y - at.y, dz = z - at.z;
+          const float dyz2 = dy * dy + dz * dz;
+          if (!test.may_reach(at.x, dyz2)) continue;  // no point of this segment is within the cutoff
+          if (Count) {
+            examined += C;
+            for (int c = 0; c < C; ++c) {
+              const float dx = x[c] - at.x, r2 = dx * dx + dyz2;
+              within += (r2 < rc2 && r2 >= kernels::coincidence_radius2_f && ib + c < geo.g.nx && j < geo.g.ny &&
+                         k < geo.g.nz)
+                            ? 1
+                            : 0;
             }
+          } else {
+            kernels::accumulate_row_dyz2<C>(x, dyz2, at.x, at.q, v, term);
           }
         }
         if (!Count)

@@ -1,10 +1,9 @@
 // `cutoff_binned_cuda`: cutoff_binned's plan (device binning, the region's offset list, the host's overflow sum)
 // with a CUDA kernel in place of the portable one:
 //  - the offset list lives in __constant__ memory (copied on the kernel's stream before each launch);
-//  - a block first resolves its stencil once (bin, fill count, periodic image per offset) and scans the counts in
-//    __shared__ memory; it then stages its atoms `stage_atoms` at a time, packed across bins (each thread finds its
-//    atom's bin by a binary search in the scan), so every stage is full, no empty slot is ever tested, and the
-//    block syncs twice per stage_atoms atoms instead of twice per few bins;
+//  - a block first resolves its stencil once (bin, fill count, periodic image per offset: kept in __shared__ memory,
+//    where the portable kernel recomputes them per staged atom) and scans the counts with warp shuffles; it then
+//    stages its atoms `stage_atoms` at a time, packed across bins, as the portable kernel does;
 //  - one thread per segment of C points, whose sums stay in registers for the whole stencil (the portable kernel
 //    keeps them in team scratch, since its teams may be smaller than the region's segments).
 // The pairs visited and their order are those of the portable kernel (stencil order, then slot order), so the two
@@ -66,17 +65,8 @@ __global__ void __launch_bounds__(max_threads)
     const int off[3] = {o.x, o.y, o.z};
     int b[3], w[3];
     bool inside = true;
-    for (int axis = 0; axis < 3; ++axis) {
-      const int n = geo.grid.dims[axis], bb = b0[axis] + off[axis];
-      if (geo.grid.periodic) {
-        w[axis] = bb >= 0 ? bb / n : -((-bb + n - 1) / n);
-        b[axis] = bb - w[axis] * n;
-      } else {
-        w[axis] = 0;
-        b[axis] = bb;
-        inside = inside && bb >= 0 && bb < n;
-      }
-    }
+    for (int axis = 0; axis < 3; ++axis)
+      inside = resolve_bin(geo.grid, axis, b0[axis] + off[axis], b[axis], w[axis]) && inside;
     const int bin = inside ? geo.grid.index(b[0], b[1], b[2]) : 0;
     scan[s + 1] = inside ? counts[bin] : 0;
     first_slot[s] = bin * geo.capacity;
@@ -125,14 +115,7 @@ __global__ void __launch_bounds__(max_threads)
     __syncthreads();  // the previous stage is done with
     for (int t = tid; t < n; t += threads) {
       const int atom = a0 + t;
-      int lo = 0, hi = S - 1;  // the last offset s with scan[s] <= atom (its bin is not empty)
-      while (lo < hi) {
-        const int mid = (lo + hi + 1) / 2;
-        if (scan[mid] <= atom)
-          lo = mid;
-        else
-          hi = mid - 1;
-      }
+      const int lo = bin_of_packed_atom(scan, S, atom);
       float4 at = slots[first_slot[lo] + (atom - scan[lo])];
       if (geo.grid.periodic) {
         const int code = wraps[lo];

@@ -38,13 +38,14 @@ const std::map<std::string, std::vector<std::string>>& edges() {
     for (const auto& fixed :
          {"coarsening: 8, software_points: 0, tile_atoms: 1", "coarsening: 16, software_points: 8, tile_atoms: 2048"})
       for (const auto& s : team_shapes(fixed)) t["gather_hybrid_rsqrt_cuda"].push_back(s);
-    t["cutoff_large_bins"] = {"{bin_capacity: 1}", "{coarsening: 1, region: [1, 1, 1]}", "{team_size: 1}"};
-    t["cutoff_binned"] = {"{bin_edge: 0.25, bin_capacity: 1, coarsening: 1, region: [1, 1, 1], bins_per_stage: 1}",
-                          "{bin_edge: 64, bin_capacity: 1024, coarsening: 8, region: [64, 1, 1], bins_per_stage: 1}",
+    t["cutoff_large_bins"] = {"{bin_capacity: 1}", "{coarsening: 1, region: [1, 1, 1]}", "{team_size: 1}",
+                              "{stage_atoms: 1}"};
+    t["cutoff_binned"] = {"{bin_edge: 0.25, bin_capacity: 1, coarsening: 1, region: [1, 1, 1], stage_atoms: 1}",
+                          "{bin_edge: 64, bin_capacity: 1024, coarsening: 8, region: [64, 1, 1], stage_atoms: 1}",
                           "{coarsening: 2, region: [2, 64, 64], team_size: 1024}",
                           "{team_size: 1}",
                           "{team_size: 2}",
-                          "{bins_per_stage: 64}",
+                          "{stage_atoms: 2048}",
                           "{atom_test: cylinder}"};
     t["cutoff_binned_cuda"] = {"{coarsening: 4, region: [4, 1, 1], stage_atoms: 32}",
                                "{coarsening: 16, region: [64, 8, 8], stage_atoms: 2048}",
