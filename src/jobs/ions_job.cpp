@@ -186,7 +186,8 @@ class ions_job final : public job {
 
   std::string summary_json(const potential_summary& s, const std::vector<placed_ion>& ions, double final_charge) const {
     using json = nlohmann::ordered_json;
-    json j = json::parse(to_json(s));
+    json j = json::parse(to_json(s));  // the map's part, as `job: potential` writes it
+    j["job"] = "ions";
     const auto t = ion_times(ions);
     json list = json::array();
     for (const auto& ion : ions)
