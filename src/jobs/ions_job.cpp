@@ -157,11 +157,11 @@ class ions_job final : public job {
       Kokkos::fence();
       const auto t1 = clock_type::now();
       ion.seconds = std::chrono::duration<double>(t1 - t0).count();
-      t0 = t1;
       ions.push_back(ion);
       if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
         say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
                         seconds_since(start)));
+      t0 = clock_type::now();  // a progress line is not the next ion's time
     }
     placement_seconds_ = seconds_since(start);
     return ions;
