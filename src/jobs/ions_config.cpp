@@ -107,6 +107,7 @@ ions_job_config read_ions_job(const config_node& root) {
   // cannot fill more than the densest sphere packing (pi / sqrt(18)) of the lattice's box grown by min_ions.
   const std::string what = counts ? "ions.counts" : j.salt_units > 0 ? "ions.salt_molar" : "ions.neutralize";
   const std::string where = in->where(counts ? "counts" : j.salt_units > 0 ? "salt_molar" : "neutralize");
+  j.count_where = where + ": '" + what + "'";
   const double n = double(j.order.size());
   if (n > double(j.mask.allowed))
     throw input_error(where + fmt::format(": '{}' asks for {} ions but only {} lattice points are allowed "

@@ -142,9 +142,9 @@ class ions_job final : public job {
       const ion_species& sp = *order[n];
       if (c.index < 0)
         throw input_error(
-            fmt::format("ions: no allowed lattice point is left for ion {} of {} ({}): fewer ions, "
+            fmt::format("{}: no allowed lattice point is left for ion {} of {} ({}): fewer ions, "
                         "smaller distances or a larger lattice",
-                        n + 1, order.size(), sp.name));
+                        cfg_.count_where, n + 1, order.size(), sp.name));
       placed_ion ion;
       ion.species = &sp;
       ion.point = c.index;

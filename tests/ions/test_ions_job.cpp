@@ -202,6 +202,7 @@ TEST(ions_job, running_out_of_room_is_an_input_error_and_writes_nothing) {
                                t.file("out.pqr") + "}\n");
   const auto message = ppl_test::error_of<ppl::input_error>([&] { run_job(job); });
   EXPECT_NE(message.find("no allowed lattice point is left for ion 4 of 4 (K+)"), std::string::npos) << message;
+  EXPECT_NE(message.find("job.yaml:5:"), std::string::npos) << message;  // the key that asked for the ions
   EXPECT_FALSE(std::filesystem::exists(t.file("out.pqr")));
   temp_dir u;
   const auto three = u.write("job.yaml",
