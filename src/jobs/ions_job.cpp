@@ -94,6 +94,7 @@ class ions_job final : public job {
     }
     double final_charge = cfg_.solute_charge;
     for (const auto& ion : ions) final_charge += ion.species->charge;
+    if (std::abs(final_charge) < 1e-9) final_charge = 0.0;  // the PQR's charges in float64: -24 + 24 = -1.7e-13
     // The rounding rule (docs/ions.md) leaves at most half a counter-ion's charge; salt is neutral.
     if (cfg_.neutralize && cfg_.counterion && std::abs(final_charge) > 0.5 * std::abs(cfg_.counterion->charge) + 1e-6)
       throw error(exit_code::failure, fmt::format("ions: net charge {:+.4f} e after neutralising", final_charge));
