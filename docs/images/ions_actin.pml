@@ -15,7 +15,6 @@ set surface_color, grey90
 set transparency, 0.5
 bg_color white
 orient complex
-zoom all, 2
 set ray_opaque_background, 1
 png ions_actin.png, width=900, height=675, dpi=150, ray=1
 quit
