@@ -95,7 +95,7 @@ struct add_ion_functor {
 };
 
 // A solute atom as the mask kernel sees it: float64 position relative to the lattice origin, the squared radius of
-// its own volume and the first corner of the cube of points it may exclude.
+// its own volume and the first corner of the box of points it may reach.
 struct mask_atom {
   double x, y, z, r2;
   int i0, j0, k0;
@@ -124,31 +124,42 @@ ion_mask_counts ion_placer::build_mask(const atoms& solute, double min_solute, d
       });
   Kokkos::View<std::uint8_t*> inside(Kokkos::view_alloc("ppl::ions::inside_solute"), shape.size());
 
-  // Solute: each atom visits the cube of points within max(min_solute, its radius) and clears those closer than
+  // Solute: each atom visits the box of points within max(min_solute, its radius) and clears those closer than
   // min_solute (and marks those closer than its radius). Every writer of a point stores the same value (0 into
   // `allowed`, 1 into `inside`) and nobody reads them in this kernel, so no atomics are needed.
   const std::size_t n = solute.size();
   double reach = min_solute;
   for (double r : solute.radius) reach = std::max(reach, r);
-  const int half = int(std::ceil(reach / h));
-  const int side = 2 * half + 2;  // from floor(x / h) - half to floor(x / h) + half + 1
-  const std::int64_t cube = std::int64_t(side) * side * side;
+  // Per axis the box of points an atom may reach: 2 half + 2 points from floor(x / h) - half, or, when that is at
+  // least the whole axis, the whole axis (so huge radii cost at most points x atoms and no index overflows).
+  const double half_d = std::ceil(reach / h);
+  const int dims[3] = {nx, ny, nz};
+  int side[3];
+  bool whole[3];
+  for (int d = 0; d < 3; ++d) {
+    whole[d] = 2.0 * half_d + 2.0 >= double(dims[d]);
+    side[d] = whole[d] ? dims[d] : 2 * int(half_d) + 2;
+  }
+  const int sx = side[0], sy = side[1];
+  const std::int64_t box = std::int64_t(side[0]) * side[1] * side[2];
   Kokkos::View<mask_atom*, Kokkos::HostSpace> host("ppl::ions::mask_atoms_host", n);
   for (std::size_t a = 0; a < n; ++a) {
     const double x = solute.x[a] - grid_.origin[0], y = solute.y[a] - grid_.origin[1],
                  z = solute.z[a] - grid_.origin[2];
-    // Clamped so atoms far outside the lattice give cubes that simply miss it (no int overflow).
-    auto corner = [&](double c) { return int(std::clamp(std::floor(c / h), -4.0e8, 4.0e8)) - half; };
-    host(a) = mask_atom{x, y, z, solute.radius[a] * solute.radius[a], corner(x), corner(y), corner(z)};
+    // Clamped so atoms far outside the lattice give boxes that simply miss it (no int overflow).
+    auto corner = [&](int d, double c) {
+      return whole[d] ? 0 : int(std::clamp(std::floor(c / h), -4.0e8, 4.0e8)) - int(half_d);
+    };
+    host(a) = mask_atom{x, y, z, solute.radius[a] * solute.radius[a], corner(0, x), corner(1, y), corner(2, z)};
   }
   auto dev = Kokkos::create_mirror_view_and_copy(Kokkos::DefaultExecutionSpace::memory_space(), host);
   const double rs2 = min_solute * min_solute;
   Kokkos::parallel_for(
-      "ppl::ions::mask_solute", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(n) * cube),
+      "ppl::ions::mask_solute", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(n) * box),
       KOKKOS_LAMBDA(const std::int64_t w) {
-        const mask_atom a = dev(w / cube);
-        const int o = int(w % cube);
-        const int i = a.i0 + o % side, j = a.j0 + (o / side) % side, k = a.k0 + o / (side * side);
+        const mask_atom a = dev(w / box);
+        const std::int64_t o = w % box;
+        const int i = a.i0 + int(o % sx), j = a.j0 + int((o / sx) % sy), k = a.k0 + int(o / (std::int64_t(sx) * sy));
         if (i < 0 || j < 0 || k < 0 || i >= nx || j >= ny || k >= nz) return;
         const double dx = double(i) * h - a.x, dy = double(j) * h - a.y, dz = double(k) * h - a.z;
         const double d2 = dx * dx + dy * dy + dz * dz;
@@ -185,17 +196,19 @@ void ion_placer::exclude_around(int index, double distance) {
   const double h = grid_.spacing;
   int ci, cj, ck;
   shape.ijk(index, ci, cj, ck);
-  const int half = int(std::ceil(distance / h));
-  const int side = 2 * half + 1;
+  // The box of points within `distance`, clipped to the lattice (its size then fits the lattice's int index).
+  const int half = int(std::min(std::ceil(distance / h), 2.0e6));
+  const int i0 = std::max(ci - half, 0), j0 = std::max(cj - half, 0), k0 = std::max(ck - half, 0);
+  const int sx = std::min(ci + half, shape.nx - 1) - i0 + 1, sy = std::min(cj + half, shape.ny - 1) - j0 + 1,
+            sz = std::min(ck + half, shape.nz - 1) - k0 + 1;
   const double d2max = distance * distance;
   auto allowed = allowed_;
-  // The offsets are exact integers, so the distance of point (ci + di, ...) is sqrt(di^2 + dj^2 + dk^2) h exactly as
-  // a host check computes it from lattice::point (the same float64 products).
+  // The offsets are exact integers, so the distance of point (ci + di, ...) is computed from the same float64
+  // products i h as a host check computes from lattice::point.
   Kokkos::parallel_for(
-      "ppl::ions::exclude_around", Kokkos::RangePolicy<Kokkos::IndexType<int>>(0, side * side * side),
+      "ppl::ions::exclude_around", Kokkos::RangePolicy<Kokkos::IndexType<int>>(0, sx * sy * sz),
       KOKKOS_LAMBDA(const int o) {
-        const int i = ci - half + o % side, j = cj - half + (o / side) % side, k = ck - half + o / (side * side);
-        if (i < 0 || j < 0 || k < 0 || i >= shape.nx || j >= shape.ny || k >= shape.nz) return;
+        const int i = i0 + o % sx, j = j0 + (o / sx) % sy, k = k0 + o / (sx * sy);
         const double dx = double(i) * h - double(ci) * h, dy = double(j) * h - double(cj) * h,
                      dz = double(k) * h - double(ck) * h;
         if (dx * dx + dy * dy + dz * dz < d2max) allowed(shape.index(i, j, k)) = 0;

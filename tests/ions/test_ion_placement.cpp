@@ -172,6 +172,25 @@ TEST(ion_placement, masks_count_what_a_host_loop_counts) {
   EXPECT_EQ(mask(g.index(7, 6, 5)), 0);  // sqrt(5) x 0.5 = 1.118 A
 }
 
+TEST(ion_placement, reaches_beyond_the_lattice_cover_it_whole) {
+  // A radius far larger than the lattice (the box of points of an atom is then the whole axis), and an atom far
+  // outside it: every point is inside the first, the second excludes nothing, and nothing overflows.
+  lattice g;
+  g.spacing = 0.25;
+  g.dims = {7, 5, 6};
+  atoms a;
+  a.push_back(0.5, 0.5, 0.5, 1.0, 1.0e5);
+  a.push_back(-3.0e5, 2.0e5, 1.0e5, 1.0, 1.0);
+  ppl::ion_placer p(g, ppl::coulomb_interaction());
+  const auto m = p.build_mask(a, 0.3, 0.0);
+  EXPECT_EQ(m.inside_solute, std::int64_t(g.size()));
+  std::int64_t allowed = 0;
+  for (std::size_t n = 0; n < g.size(); ++n) allowed += dist2(g.point(n), 0.5, 0.5, 0.5) >= 0.3 * 0.3;
+  EXPECT_EQ(m.allowed, allowed);
+  p.exclude_around(int(g.index(3, 2, 2)), 1.0e4);  // a sphere far larger than the lattice
+  EXPECT_EQ(p.count_allowed(), 0);
+}
+
 TEST(ion_placement, ties_go_to_the_lowest_index_on_every_backend) {
   lattice g;
   g.spacing = 1.0;
