@@ -1,12 +1,15 @@
 // Reading and checking the `job: potential` configuration (see potential_config.hpp and docs/config.md).
 #include "potential_config.hpp"
 
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <numeric>
 #include <set>
 
 #include "ppl/core/error.hpp"
@@ -51,7 +54,7 @@ atoms read_input(const config_node& root) {
 }
 
 // `lattice:` explicit {origin, spacing, dims} or around the atoms {spacing, padding}; optional plane_z.
-void read_lattice(const config_node& root, potential_job_config& j) {
+void read_lattice(const config_node& root, potential_map_config& j, const potential_map_rules& rules) {
   const auto l = optional_map(root, "lattice");
   const double spacing = l ? l->get_in<double>("spacing", 0.5, 1e-3, 100.0) : 0.5;
   lattice g;
@@ -73,7 +76,7 @@ void read_lattice(const config_node& root, potential_job_config& j) {
   } else {
     if (l && l->has("origin"))
       throw input_error(l->where("origin") + ": 'lattice.origin' needs 'lattice.dims' (an explicit lattice)");
-    const double padding = l ? l->get_in<double>("padding", 0.5, 0.0, 1000.0) : 0.5;
+    const double padding = l ? l->get_in<double>("padding", rules.default_padding, 0.0, 1000.0) : rules.default_padding;
     if (j.input.size() == 0)
       throw input_error((l ? l->where() : root.where()) +
                         ": zero atoms: a lattice around the atoms needs atoms; give lattice.dims (and origin)");
@@ -84,6 +87,11 @@ void read_lattice(const config_node& root, potential_job_config& j) {
                         ": 'lattice' (spacing, padding around the atoms): " + e.what());
     }
   }
+  if (!rules.plane_and_periodic)
+    for (const char* key : {"periodic", "plane_z"})
+      if (l && l->has(key))
+        throw input_error(l->where(key) + ": 'lattice." + key + "' applies only to job: potential (job: " + rules.job +
+                          " needs the whole, non-periodic lattice)");
   if (l && l->has("periodic")) {
     g.periodic = l->get<bool>("periodic");
     if (g.periodic && !l->has("dims"))
@@ -118,23 +126,28 @@ void read_lattice(const config_node& root, potential_job_config& j) {
 
 // The lattice's values must fit: float32 on the device and, when the device is not the host, a host copy; the
 // `reference` strategy also holds float64 values on the host. (The atoms and the verification's chunks are small.)
-void check_memory(const config_node& root, const potential_job_config& j) {
+void check_memory(const config_node& root, const potential_map_config& j, const potential_map_rules& rules) {
   const auto l = root.find("lattice");
   const std::string where = l ? l->where() : root.where();
   const double host_bytes = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
-  const double per_point = (j.strategy_name == "reference" ? 8.0 : 0.0) + 4.0;
+  const double per_point = (j.strategy_name == "reference" ? 8.0 : 0.0) + 4.0 + rules.extra_bytes_per_point;
   prefix_input_errors(where + ": 'lattice'", [&] {
     if (host_bytes > 0) check_lattice_memory(j.grid, per_point, host_bytes, "host memory");
     if (default_space_is_gpu())
-      check_lattice_memory(j.grid, 4.0, query_system_info().device_memory_gib * 1073741824.0, "device memory");
+      check_lattice_memory(j.grid, 4.0 + rules.extra_bytes_per_point,
+                           query_system_info().device_memory_gib * 1073741824.0, "device memory");
   });
 }
 
-void read_physics(const config_node& root, potential_job_config& j) {
+void read_physics(const config_node& root, potential_map_config& j, const potential_map_rules& rules) {
   const auto p = optional_map(root, "physics");
   if (!p) return;
   j.physics.units = parse_potential_units(p->get_choice("units", "e_per_angstrom", potential_unit_names()));
   j.physics.permittivity = p->get_in<double>("permittivity", 1.0, 1e-6, 1e6);
+  if (!rules.exclusion_radius && p->has("exclusion_radius"))
+    throw input_error(p->where("exclusion_radius") +
+                      ": 'physics.exclusion_radius' applies only to job: potential (job: " + rules.job +
+                      " has its own distances)");
   j.physics.exclusion_radius = p->get_in<double>("exclusion_radius", 0.0, 0.0, 1000.0);
   const auto in = optional_map(*p, "interaction");
   if (!in) return;
@@ -153,7 +166,7 @@ void read_physics(const config_node& root, potential_job_config& j) {
 
 // A periodic box needs a cutoff of at most half its shortest side: then each pair has one image within the cutoff
 // (the minimum image), which is what every periodic strategy sums.
-void check_periodic(const config_node& root, const potential_job_config& j) {
+void check_periodic(const config_node& root, const potential_map_config& j) {
   if (!j.grid.periodic) return;
   const auto l = root.child("lattice");
   if (!j.pair.is_cutoff())
@@ -168,7 +181,7 @@ void check_periodic(const config_node& root, const potential_job_config& j) {
                       std::to_string(shortest) + " A)");
 }
 
-void read_strategy(const config_node& root, potential_job_config& j) {
+void read_strategy(const config_node& root, potential_map_config& j) {
   j.strategy_name = root.get<std::string>("strategy");
   const auto params = root.find("strategy_params");
   if (params && !params->is_map())
@@ -192,7 +205,7 @@ void read_outputs(const config_node& root, potential_job_config& j) {
   }
 }
 
-void read_verification(const config_node& root, potential_job_config& j) {
+void read_verification(const config_node& root, potential_map_config& j) {
   const auto v = optional_map(root, "verification");
   if (!v) return;
   auto& o = j.verification;
@@ -202,7 +215,7 @@ void read_verification(const config_node& root, potential_job_config& j) {
   o.seed = std::uint64_t(v->get_in<long>("seed", 1, 0, std::numeric_limits<long>::max()));
 }
 
-void read_timing(const config_node& root, potential_job_config& j) {
+void read_timing(const config_node& root, potential_map_config& j) {
   const auto t = optional_map(root, "timing");
   if (!t) return;
   j.warmup = t->get_in<int>("warmup", 1, 0, 1000);
@@ -211,24 +224,73 @@ void read_timing(const config_node& root, potential_job_config& j) {
 
 }  // namespace
 
-potential_job_config read_potential_job(const config_node& root) {
-  potential_job_config j;
+void read_potential_map(const config_node& root, potential_map_config& j, const potential_map_rules& rules) {
   j.job_file = root.source();
   j.input = read_input(root);
-  read_lattice(root, j);
-  read_physics(root, j);
+  read_lattice(root, j, rules);
+  read_physics(root, j, rules);
   check_periodic(root, j);
   read_strategy(root, j);
-  check_memory(root, j);
+  check_memory(root, j, rules);
   try {
     j.strategy->check({j.input, j.grid, j.pair});
   } catch (const input_error& e) {
     throw input_error(root.where("strategy") + ": strategy " + j.strategy_name + ": " + e.what());
   }
-  read_outputs(root, j);
   read_verification(root, j);
   read_timing(root, j);
+}
+
+potential_job_config read_potential_job(const config_node& root) {
+  potential_job_config j;
+  read_potential_map(root, j);
+  read_outputs(root, j);
   return j;
+}
+
+map_timing compute_map(const potential_map_config& m, potential_view out,
+                       const std::function<void(const std::string&)>& say) {
+  map_timing t;
+  Kokkos::fence();
+  const auto setup_start = std::chrono::steady_clock::now();
+  t.plan = m.strategy->prepare({m.input, m.grid, m.pair});
+  Kokkos::fence();
+  t.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
+  say(fmt::format("{} set-up: {:.6g} s", m.strategy_name, t.setup_seconds));
+  for (const auto& [name, value] : t.plan->breakdown())
+    if (name.size() < 2 || name.compare(name.size() - 2, 2, "_s") != 0) say(fmt::format("  {}: {:.6g}", name, value));
+  const int runs = m.warmup + m.repeats;
+  for (int r = 0; r < runs; ++r) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    m.strategy->compute(*t.plan, out, write_mode::overwrite);
+    Kokkos::fence();
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const bool warm = r < m.warmup;
+    if (!warm) t.seconds.push_back(dt);
+    say(fmt::format("{} {} {}/{}: {:.6g} s", m.strategy_name, warm ? "warm-up" : "run", warm ? r + 1 : r + 1 - m.warmup,
+                    warm ? m.warmup : m.repeats, dt));
+  }
+  return t;
+}
+
+void describe_map(potential_summary& s, const potential_map_config& m, const map_timing& t) {
+  s.job_file = m.job_file;
+  s.atoms_source = m.input.source;
+  s.atoms = m.input.size();
+  s.net_charge = std::accumulate(m.input.q.begin(), m.input.q.end(), 0.0);
+  s.grid = m.grid;
+  s.single_plane = m.single_plane;
+  s.strategy = m.strategy_name;
+  s.pair = m.pair;
+  s.physics = m.physics;
+  s.setup_seconds = t.setup_seconds;
+  s.timing = summarize_times(m.warmup, t.seconds);
+  s.evaluations = t.plan->pairs_examined();
+  s.pairs_within = t.plan->pairs_within();
+  s.breakdown = t.plan->breakdown();
+  s.evaluations_per_s = s.timing.median > 0 ? s.evaluations / s.timing.median : 0.0;
+  s.system = query_system_info();
 }
 
 }  // namespace ppl

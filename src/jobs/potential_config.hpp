@@ -1,19 +1,24 @@
 #pragma once
 // `job: potential`: the configuration, read and checked completely before any work (docs/config.md, "potential").
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "ppl/core/config.hpp"
 #include "ppl/potential/atoms.hpp"
 #include "ppl/potential/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/potential/summary.hpp"
 #include "ppl/potential/verification.hpp"
 
 namespace ppl {
 
-struct potential_job_config {
+// What every job built on a potential map reads the same way (`job: potential`, `job: ions`): the structure
+// (`input`), the lattice, the physics and interaction, the strategy, the verification of the map and its timing.
+struct potential_map_config {
   std::string job_file;
   atoms input;  // already read / generated
   lattice grid;
@@ -22,9 +27,39 @@ struct potential_job_config {
   interaction pair;  // physics.interaction
   std::string strategy_name;
   std::unique_ptr<potential_strategy> strategy;
-  std::optional<std::string> dx, mrc, raw, parboil_cutcp, summary;  // output paths (relative to the working folder)
   verification_options verification;
   int warmup = 1, repeats = 3;
+};
+
+// What a job that reuses the map's keys allows of them (the potential job allows everything).
+struct potential_map_rules {
+  std::string job = "potential";       // named in the errors of keys it does not allow
+  double default_padding = 0.5;        // lattice.padding when the lattice is built around the atoms
+  bool plane_and_periodic = true;      // lattice.plane_z and lattice.periodic
+  bool exclusion_radius = true;        // physics.exclusion_radius
+  double extra_bytes_per_point = 0.0;  // the job's own per-point memory, on the host and on a GPU, besides the map
+};
+
+// Reads input, lattice, physics, strategy (+ strategy_params), verification and timing, loads the atoms and runs
+// the strategy's configuration-time check. Bad input -> input_error naming file:line:col and the key.
+void read_potential_map(const config_node& root, potential_map_config& m, const potential_map_rules& rules = {});
+
+// Computing the map of `m` into `out` as both jobs do: prepare() (the set-up, timed apart and its breakdown said),
+// then warmup + repeats computes in overwrite mode, each between two fences; every step through `say`.
+struct map_timing {
+  std::unique_ptr<potential_plan> plan;
+  double setup_seconds = 0;
+  std::vector<double> seconds;  // the timed repeats
+};
+map_timing compute_map(const potential_map_config& m, potential_view out,
+                       const std::function<void(const std::string&)>& say);
+
+// The map's part of a summary (job, atoms, lattice, strategy, physics, set-up and compute times, evaluations, the
+// plan's breakdown, the system); the caller adds the values, the verification and the outputs.
+void describe_map(potential_summary& s, const potential_map_config& m, const map_timing& t);
+
+struct potential_job_config : potential_map_config {
+  std::optional<std::string> dx, mrc, raw, parboil_cutcp, summary;  // output paths (relative to the working folder)
 };
 
 // Reads every key of the job (the strategy factory reads strategy_params), loads the atoms and checks that the

@@ -47,28 +47,8 @@ class potential_job final : public job {
                     g.spacing));
 
     say("interaction " + cfg_.pair.describe());
-    Kokkos::fence();
-    const auto setup_start = std::chrono::steady_clock::now();
-    const std::unique_ptr<potential_plan> plan = cfg_.strategy->prepare({a, g, cfg_.pair});
-    Kokkos::fence();
-    const double setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - setup_start).count();
-    say(fmt::format("{} set-up: {:.6g} s", cfg_.strategy_name, setup_seconds));
-    for (const auto& [name, value] : plan->breakdown())
-      if (name.size() < 2 || name.compare(name.size() - 2, 2, "_s") != 0) say(fmt::format("  {}: {:.6g}", name, value));
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
-    std::vector<double> seconds;
-    const int runs = cfg_.warmup + cfg_.repeats;
-    for (int r = 0; r < runs; ++r) {
-      Kokkos::fence();
-      const auto t0 = std::chrono::steady_clock::now();
-      cfg_.strategy->compute(*plan, out, write_mode::overwrite);
-      Kokkos::fence();
-      const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      const bool warm = r < cfg_.warmup;
-      if (!warm) seconds.push_back(dt);
-      say(fmt::format("{} {} {}/{}: {:.6g} s", cfg_.strategy_name, warm ? "warm-up" : "run",
-                      warm ? r + 1 : r + 1 - cfg_.warmup, warm ? cfg_.warmup : cfg_.repeats, dt));
-    }
+    const map_timing run = compute_map(cfg_, out, say);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     float* values = host.data();
 
@@ -80,23 +60,8 @@ class potential_job final : public job {
                       s.verification.passed ? "passed" : "FAILED"));
 
     s.excluded_points = apply_physics(cfg_.physics, a, g, values);
-    s.job_file = cfg_.job_file;
-    s.atoms_source = a.source;
-    s.atoms = a.size();
-    s.net_charge = std::accumulate(a.q.begin(), a.q.end(), 0.0);
-    s.grid = g;
-    s.single_plane = cfg_.single_plane;
-    s.strategy = cfg_.strategy_name;
-    s.pair = cfg_.pair;
-    s.physics = cfg_.physics;
-    s.setup_seconds = setup_seconds;
+    describe_map(s, cfg_, run);
     s.values = compute_stats(g, values);
-    s.timing = summarize_times(cfg_.warmup, seconds);
-    s.evaluations = plan->pairs_examined();
-    s.pairs_within = plan->pairs_within();
-    s.breakdown = plan->breakdown();
-    s.evaluations_per_s = s.timing.median > 0 ? s.evaluations / s.timing.median : 0.0;
-    s.system = query_system_info();
     write_outputs(s, values, say);
     ctx.out << to_text(s);
     return int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);

@@ -9,6 +9,8 @@ const job_registry& job_kinds() {
     reg.add({"info", "print versions, backends and the device (optionally as JSON)", "all", make_info_job});
     reg.add({"potential", "electrostatic potential map of a molecule (PQR) or a synthetic system -> OpenDX", "all",
              make_potential_job});
+    reg.add({"ions", "counter-ions and salt placed at the extrema of a potential map (cionize) -> PQR, PDB, OpenDX",
+             "all", make_ions_job});
     reg.add({"solve", "Krylov solve of a sparse system (Matrix Market or generated) on an SpMV strategy", "all",
              make_solve_job});
     return reg;

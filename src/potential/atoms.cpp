@@ -89,6 +89,7 @@ atoms read_pqr(const std::string& path) {
     }
     if (v[4] < 0) throw input_error(where + "negative radius " + f.back());
     a.push_back(v[0], v[1], v[2], v[3], v[4]);
+    a.labels.push_back({f[0], f[2], f[3], f.size() >= 11 ? f[4] : "", f[f.size() - 6]});
   }
   if (a.size() == 0) throw input_error(path + ": no ATOM or HETATM records (is this a PQR file?)");
   return a;

@@ -8,9 +8,16 @@
 
 namespace ppl {
 
+// An atom's record as a structure file named it (the PQR reader keeps them so a job can write the molecule back
+// with new atoms added, job: ions); the generators leave the labels empty.
+struct atom_label {
+  std::string record, name, residue, chain, resseq;  // "ATOM", "CA", "MET", "A" (or ""), "1" (insertion code kept)
+};
+
 struct atoms {
   std::vector<double> x, y, z, q, radius;
-  std::string source;  // file name or generator description
+  std::vector<atom_label> labels;  // empty, or one per atom
+  std::string source;              // file name or generator description
   std::size_t size() const { return x.size(); }
   void push_back(double px, double py, double pz, double pq, double pr = 0.0);
 };

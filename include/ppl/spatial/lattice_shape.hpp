@@ -21,6 +21,14 @@ struct lattice_shape {
     j = int(row % ny);
     k = int(row / ny);
   }
+  // The same with 32-bit arithmetic, for per-point kernels: a lattice holds at most 2^31 - 1 points
+  // (max_lattice_points), so the int index is exact, and a GPU emulates 64-bit division with dozens of instructions.
+  KOKKOS_INLINE_FUNCTION void ijk(int idx, int& i, int& j, int& k) const {
+    i = idx % nx;
+    const int row = idx / nx;
+    j = row % ny;
+    k = row / ny;
+  }
   // Row r = k * ny + j: its first point's index and its y, z coordinates.
   KOKKOS_INLINE_FUNCTION std::int64_t row_start(std::int64_t row) const { return row * nx; }
   KOKKOS_INLINE_FUNCTION float row_y(std::int64_t row) const { return float(int(row % ny)) * h; }

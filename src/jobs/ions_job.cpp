@@ -1,0 +1,297 @@
+// `job: ions`: counter-ions and salt placed cionize-style on a potential map (docs/ions.md). The map comes from
+// any registered strategy (as in `job: potential`), then one ion at a time goes to the allowed point of lowest
+// q x V, its potential is added to the map on the device, and so on. Writes the solute plus ions (PQR, PDB), the
+// maps before and after (OpenDX) and a summary. Configuration: ions_config.cpp and docs/config.md ("ions").
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <functional>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <ostream>
+
+#include "ions_config.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/io/atomic_file.hpp"
+#include "ppl/io/opendx.hpp"
+#include "ppl/ions/structure_io.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/jobs/job_kinds.hpp"
+#include "ppl/potential/summary.hpp"
+
+namespace ppl {
+namespace {
+
+using clock_type = std::chrono::steady_clock;
+
+double seconds_since(clock_type::time_point t0) {
+  return std::chrono::duration<double>(clock_type::now() - t0).count();
+}
+
+grid_geometry geometry_of(const lattice& g) {
+  grid_geometry out;
+  out.origin = g.origin;
+  out.delta = {g.spacing, g.spacing, g.spacing};
+  out.dims = g.dims;
+  return out;
+}
+
+double nearest_atom(const atoms& a, double x, double y, double z) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t n = 0; n < a.size(); ++n) {
+    const double dx = a.x[n] - x, dy = a.y[n] - y, dz = a.z[n] - z;
+    best = std::min(best, dx * dx + dy * dy + dz * dz);
+  }
+  return std::sqrt(best);
+}
+
+class ions_job final : public job {
+ public:
+  explicit ions_job(const config_node& c) : cfg_(read_ions_job(c)) {}
+
+  int run(job_context& ctx) override {
+    auto say = [&](const std::string& line) {
+      if (!ctx.quiet) ctx.out << "ions: " << line << "\n" << std::flush;
+    };
+    const atoms& a = cfg_.input;
+    const lattice& g = cfg_.grid;
+    const double scale = cfg_.physics.scale();
+    const char* units = unit_label(cfg_.physics.units);
+    say(fmt::format("{} atoms from {}, net charge {:+.4f} e", a.size(), a.source, cfg_.solute_charge));
+    say(fmt::format("lattice {} x {} x {} ({} points), spacing {} A", g.dims[0], g.dims[1], g.dims[2], g.size(),
+                    g.spacing));
+    say("interaction " + cfg_.pair.describe());
+    say(fmt::format("allowed points {} of {} (min distance {} A from the solute, {} A from the faces; mask {:.3g} s)",
+                    cfg_.mask.allowed, g.size(), cfg_.min_solute, cfg_.min_border, cfg_.mask_seconds));
+    say(fmt::format("solvent volume {:.6g} A^3 of {:.6g} A^3", cfg_.solvent_volume, cfg_.box_volume));
+    say("plan: " + plan_text());
+
+    potential_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::potential"), g.size());
+    const map_timing map = compute_map(cfg_, v, say);
+    auto before = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+
+    potential_summary s;
+    s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, before.data());
+    if (s.verification.mode != "none")
+      say(fmt::format("verification ({}, {} points): relative L2 error {:.3e} (tolerance {:.1e}) {}",
+                      s.verification.mode, s.verification.points, s.verification.error, s.verification.tolerance,
+                      s.verification.passed ? "passed" : "FAILED"));
+
+    std::vector<placed_ion> ions = place(v, say);
+    auto after = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    for (auto& ion : ions) {
+      ion.potential *= scale;
+      ion.nearest_solute = nearest_atom(a, ion.x, ion.y, ion.z);
+    }
+    for (std::size_t n = 0; n < ions.size(); ++n) {
+      const auto& ion = ions[n];
+      say(fmt::format("ion {:>4} {:<4} at ({:9.3f}, {:9.3f}, {:9.3f}) A  V = {:+.6g} {}  nearest solute atom {:.3f} A",
+                      n + 1, ion.species->name, ion.x, ion.y, ion.z, ion.potential, units, ion.nearest_solute));
+    }
+    double final_charge = cfg_.solute_charge;
+    for (const auto& ion : ions) final_charge += ion.species->charge;
+    if (std::abs(final_charge) < 1e-9) final_charge = 0.0;  // the PQR's charges in float64: -24 + 24 = -1.7e-13
+    // The rounding rule (docs/ions.md) leaves at most half a counter-ion's charge; salt is neutral.
+    if (cfg_.neutralize && cfg_.counterion && std::abs(final_charge) > 0.5 * std::abs(cfg_.counterion->charge) + 1e-6)
+      throw error(exit_code::failure, fmt::format("ions: net charge {:+.4f} e after neutralising", final_charge));
+    say(fmt::format("net charge: solute {:+.4f} e, with ions {:+.4f} e", cfg_.solute_charge, final_charge));
+
+    for (std::size_t n = 0; n < g.size(); ++n) before(n) = float(before(n) * scale), after(n) = float(after(n) * scale);
+    describe_map(s, cfg_, map);
+    s.values = compute_stats(g, before.data());
+    write_outputs(s, ions, final_charge, before.data(), after.data(), say);
+    ctx.out << to_text(s) << ions_text(ions, final_charge);
+    return int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
+  }
+
+ private:
+  std::string plan_text() const {
+    std::string o;
+    for (const auto& sp : ion_species_table()) {
+      const auto n = std::count(cfg_.order.begin(), cfg_.order.end(), &sp);
+      if (n) o += fmt::format("{}{} {} ({})", o.empty() ? "" : ", ", n, sp.name, sp.residue(cfg_.convention));
+    }
+    if (o.empty()) o = "no ions";
+    if (cfg_.counterion)
+      o += fmt::format("; neutralising {:+.4f} e with round({:.4f} / {}) = {} {}", cfg_.solute_charge,
+                       std::abs(cfg_.solute_charge), std::abs(cfg_.counterion->charge), cfg_.counterions,
+                       cfg_.counterion->name);
+    if (cfg_.salt_molar > 0)
+      o += fmt::format("; salt {} M in {:.6g} A^3: {} formula units", cfg_.salt_molar, cfg_.solvent_volume,
+                       cfg_.salt_units);
+    return o;
+  }
+
+  // The placement loop: per ion, the chosen point comes back from the reduction, the ion's exclusion sphere is
+  // cleared and its potential added in one pass that also selects the next ion's point.
+  template <class Say>
+  std::vector<placed_ion> place(potential_view v, const Say& say) {
+    ion_placer& p = *cfg_.placer;
+    const auto& order = cfg_.order;
+    std::vector<placed_ion> ions;
+    ions.reserve(order.size());
+    if (order.empty()) return ions;
+    Kokkos::fence();
+    const auto start = clock_type::now();
+    auto t0 = start;
+    ion_choice c = p.select(v, float(order[0]->charge));
+    for (std::size_t n = 0; n < order.size(); ++n) {
+      const ion_species& sp = *order[n];
+      if (c.index < 0)
+        throw input_error(
+            fmt::format("{}: no allowed lattice point is left for ion {} of {} ({}): fewer ions, "
+                        "smaller distances or a larger lattice",
+                        cfg_.count_where, n + 1, order.size(), sp.name));
+      placed_ion ion;
+      ion.species = &sp;
+      ion.point = c.index;
+      const auto pos = cfg_.grid.point(std::size_t(c.index));
+      ion.x = pos[0], ion.y = pos[1], ion.z = pos[2];
+      ion.potential = double(c.score) / sp.charge;  // exact: q is +-1 or +-2
+      p.exclude_around(c.index, cfg_.min_ions);
+      const float next = n + 1 < order.size() ? float(order[n + 1]->charge) : 0.0f;
+      c = p.add_ion(v, c.index, float(sp.charge), n + 1 < order.size() ? &next : nullptr);
+      Kokkos::fence();
+      const auto t1 = clock_type::now();
+      ion.seconds = std::chrono::duration<double>(t1 - t0).count();
+      ions.push_back(ion);
+      if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
+        say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
+                        seconds_since(start)));
+      t0 = clock_type::now();  // a progress line is not the next ion's time
+    }
+    placement_seconds_ = seconds_since(start);
+    return ions;
+  }
+
+  timing_stats ion_times(const std::vector<placed_ion>& ions) const {
+    std::vector<double> t;
+    for (const auto& ion : ions) t.push_back(ion.seconds);
+    return summarize_times(0, t);
+  }
+
+  std::string ions_text(const std::vector<placed_ion>& ions, double final_charge) const {
+    const auto t = ion_times(ions);
+    std::string o =
+        fmt::format("ions         {} placed ({}), {} convention; net charge {:+.4f} e -> {:+.4f} e\n", ions.size(),
+                    plan_text(), config_name(cfg_.convention), cfg_.solute_charge, final_charge);
+    o += fmt::format(
+        "placement    {:.6g} s ({} ions; per ion median {:.4g} ms, min {:.4g}, max {:.4g}), mask {:.4g} s\n",
+        placement_seconds_, ions.size(), t.median * 1e3, t.min * 1e3, t.max * 1e3, cfg_.mask_seconds);
+    return o;
+  }
+
+  std::string summary_json(const potential_summary& s, const std::vector<placed_ion>& ions, double final_charge) const {
+    using json = nlohmann::ordered_json;
+    json j = json::parse(to_json(s));  // the map's part, as `job: potential` writes it
+    j["job"] = "ions";
+    const auto t = ion_times(ions);
+    json list = json::array();
+    for (const auto& ion : ions)
+      list.push_back({{"species", ion.species->name},
+                      {"residue", ion.species->residue(cfg_.convention)},
+                      {"charge", ion.species->charge},
+                      {"position", {ion.x, ion.y, ion.z}},
+                      {"point", ion.point},
+                      {"potential", ion.potential},
+                      {"nearest_solute_atom", std::isfinite(ion.nearest_solute) ? json(ion.nearest_solute) : json()},
+                      {"seconds", ion.seconds}});
+    json counts = json::object();
+    for (const auto& sp : ion_species_table()) {
+      const auto n = std::count(cfg_.order.begin(), cfg_.order.end(), &sp);
+      if (n) counts[sp.name] = n;
+    }
+    j["ions"] = {{"convention", config_name(cfg_.convention)},
+                 {"counts", counts},
+                 {"solute_charge", cfg_.solute_charge},
+                 {"net_charge", final_charge},
+                 {"neutralize", cfg_.neutralize},
+                 {"counterions", cfg_.counterions},
+                 {"salt_molar", cfg_.salt_molar},
+                 {"salt_units", cfg_.salt_units},
+                 {"box_volume_A3", cfg_.box_volume},
+                 {"solvent_volume_A3", cfg_.solvent_volume},
+                 {"min_distance_solute", cfg_.min_solute},
+                 {"min_distance_ions", cfg_.min_ions},
+                 {"min_distance_border", cfg_.min_border},
+                 {"allowed_points", cfg_.mask.allowed},
+                 {"mask_seconds", cfg_.mask_seconds},
+                 {"placement_seconds", placement_seconds_},
+                 {"per_ion_seconds", {{"median", t.median}, {"min", t.min}, {"max", t.max}}},
+                 {"placed", list}};
+    return j.dump(2);
+  }
+
+  template <class Write>
+  output_file& timed_write(potential_summary& s, const std::string& path, const char* format, const Write& write) {
+    const auto t0 = clock_type::now();
+    write();
+    const double dt = seconds_since(t0);
+    std::error_code ec;
+    const auto bytes = std::filesystem::file_size(path, ec);
+    s.outputs.push_back(path);
+    s.files.push_back({path, format, ec ? 0 : bytes, dt, true, {}});
+    say_file_(s.files.back());
+    return s.files.back();
+  }
+
+  template <class Say>
+  void write_outputs(potential_summary& s, const std::vector<placed_ion>& ions, double final_charge,
+                     const float* before, const float* after, const Say& say) {
+    say_file_ = [&](const output_file& f) {
+      say(fmt::format("wrote {} ({}, {:.3g} s)", f.path, human_bytes(f.bytes), f.seconds));
+    };
+    const std::vector<std::string> remarks{
+        fmt::format("ions placed by ppl {} (job: ions, {} names) on the potential of {}", PPL_VERSION,
+                    config_name(cfg_.convention), s.atoms_source),
+        fmt::format("{}; net charge {:+.4f} e", plan_text(), final_charge)};
+    if (cfg_.pqr)
+      timed_write(s, *cfg_.pqr, "pqr",
+                  [&] { write_pqr_with_ions(*cfg_.pqr, cfg_.input, ions, cfg_.convention, remarks); });
+    if (cfg_.pdb)
+      timed_write(s, *cfg_.pdb, "pdb",
+                  [&] { write_pdb_with_ions(*cfg_.pdb, cfg_.input, ions, cfg_.convention, remarks); });
+    const auto geo = geometry_of(cfg_.grid);
+    const std::string what = fmt::format("electrostatic potential ({})", unit_label(cfg_.physics.units));
+    if (cfg_.dx_before)
+      timed_write(s, *cfg_.dx_before, "opendx", [&] {
+        write_opendx(
+            *cfg_.dx_before, geo, before,
+            {fmt::format("{} of {} before ion placement, written by ppl {}", what, s.atoms_source, PPL_VERSION)});
+      });
+    if (cfg_.dx_after)
+      timed_write(s, *cfg_.dx_after, "opendx", [&] {
+        write_opendx(
+            *cfg_.dx_after, geo, after,
+            {fmt::format("{} of {} with {} ions, written by ppl {}", what, s.atoms_source, ions.size(), PPL_VERSION)});
+      });
+    if (cfg_.summary) {
+      s.outputs.push_back(*cfg_.summary);
+      s.files.push_back({*cfg_.summary, "json", 0, 0, false, {}});
+      const auto t0 = clock_type::now();
+      const std::string text = summary_json(s, ions, final_charge) + "\n";
+      write_file_atomically(*cfg_.summary, [&](std::ostream& o) { o << text; });
+      auto& f = s.files.back();
+      f.seconds = seconds_since(t0);
+      f.bytes = text.size();
+      f.measured = true;
+      say_file_(f);
+    }
+  }
+
+  ions_job_config cfg_;
+  double placement_seconds_ = 0.0;
+  std::function<void(const output_file&)> say_file_;
+};
+
+}  // namespace
+
+std::unique_ptr<job> make_ions_job(const config_node& c) {
+  return std::make_unique<ions_job>(c);
+}
+
+}  // namespace ppl

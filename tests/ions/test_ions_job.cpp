@@ -1,0 +1,222 @@
+// `job: ions` end to end: real molecules neutralised (actin dimer: 24 cations; AChBP's -49.67 e: the rounding
+// rule), salt from the solvent volume, the outputs read back (ppl's PQR reader, and the PDB by gemmi when Debian's
+// python3-gemmi is installed), and a placement that runs out of room.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "ppl/core/error.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/potential/atoms.hpp"
+#include "support/ppl_test.hpp"
+
+using ppl_test::temp_dir;
+
+namespace {
+
+int run_job(const std::string& path, std::string* output = nullptr) {
+  auto j = ppl::load_job(path, {});
+  std::ostringstream out;
+  ppl::job_context ctx{out};
+  const int rc = j->run(ctx);
+  if (output) *output = out.str();
+  return rc;
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string run_command(const std::string& cmd, int& status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    status = -1;
+    return out;
+  }
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  status = pclose(p);
+  return out;
+}
+
+// A coarse lattice keeps the map cheap (the placement is what these tests are about; the map's accuracy is the
+// potential tests' business).
+std::string job_text(const temp_dir& t, const std::string& molecule, const std::string& ions, double spacing = 3.0) {
+  return "job: ions\n"
+         "input: {pqr: " +
+         ppl_test::data_path("molecules/" + molecule) +
+         "}\n"
+         "lattice: {spacing: " +
+         std::to_string(spacing) +
+         "}\n"
+         "strategy: gather_coarsened\n"
+         "ions: " +
+         ions +
+         "\n"
+         "verification: {mode: sample, samples: 50}\n"
+         "timing: {warmup: 0, repeats: 1}\n"
+         "output: {pqr: " +
+         t.file("out.pqr") + ", pdb: " + t.file("out.pdb") + ", summary: " + t.file("s.json") + "}\n";
+}
+
+double distance(const ppl::atoms& a, std::size_t m, std::size_t n) {
+  return std::sqrt(std::pow(a.x[m] - a.x[n], 2) + std::pow(a.y[m] - a.y[n], 2) + std::pow(a.z[m] - a.z[n], 2));
+}
+
+// The PQR read back: solute unchanged, then `ions` ions of residue `residue`, at the distances asked for (the
+// file's coordinates have 4 decimals).
+void check_pqr(const std::string& path, const ppl::atoms& solute, std::size_t ions, double min_solute,
+               double min_ions) {
+  const auto a = ppl::read_pqr(path);
+  ASSERT_EQ(a.size(), solute.size() + ions);
+  for (std::size_t n = 0; n < solute.size(); ++n) {
+    ASSERT_EQ(a.x[n], solute.x[n]) << n;  // shortest round-trip: exactly as read
+    ASSERT_EQ(a.q[n], solute.q[n]) << n;
+  }
+  for (std::size_t m = solute.size(); m < a.size(); ++m) {
+    EXPECT_EQ(a.labels[m].record, "HETATM");
+    double nearest = 1e300;
+    for (std::size_t n = 0; n < solute.size(); ++n) nearest = std::min(nearest, distance(a, m, n));
+    EXPECT_GE(nearest, min_solute - 2e-4) << "ion " << m - solute.size();
+    for (std::size_t o = solute.size(); o < m; ++o) EXPECT_GE(distance(a, m, o), min_ions - 2e-4);
+  }
+}
+
+}  // namespace
+
+TEST(ions_job, actin_dimer_neutralised_with_24_cations) {
+  temp_dir t;
+  const auto job = t.write("job.yaml", job_text(t, "actin-dimer.pqr.gz", "{neutralize: true}"));
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("s.json"));
+  EXPECT_EQ(s["job"], "ions");
+  EXPECT_NEAR(s["ions"]["solute_charge"].get<double>(), -24.0, 1e-9);
+  EXPECT_EQ(s["ions"]["counts"], nlohmann::json({{"Na+", 24}}));
+  EXPECT_NEAR(s["ions"]["net_charge"].get<double>(), 0.0, 1e-9);
+  ASSERT_EQ(s["ions"]["placed"].size(), 24u);
+  const auto solute = ppl::read_pqr(ppl_test::data_path("molecules/actin-dimer.pqr.gz"));
+  check_pqr(t.file("out.pqr"), solute, 24, 6.0, 10.0);
+  const auto a = ppl::read_pqr(t.file("out.pqr"));
+  EXPECT_EQ(a.labels.back().residue, "SOD");  // CHARMM names by default
+  // Cations go where the potential is lowest. Each was allowed when the one before it was chosen (masks only
+  // shrink), and a cation only raises the map, so the potentials met come in non-decreasing order, exactly.
+  double previous = -1e300;
+  for (const auto& ion : s["ions"]["placed"]) {
+    EXPECT_LT(ion["potential"].get<double>(), 0.0);
+    EXPECT_GE(ion["potential"].get<double>(), previous);
+    EXPECT_GE(ion["nearest_solute_atom"].get<double>(), 6.0);
+    previous = ion["potential"].get<double>();
+  }
+  EXPECT_NE(out.find("net charge: solute -24.0000 e"), std::string::npos) << out;
+}
+
+TEST(ions_job, achbp_non_integer_charge_rounds_to_the_nearest_counter_ion_count) {
+  // -49.67 e: round(49.67) = 50 Na+ (net +0.33 e); with Mg2+, round(49.67 / 2) = round(24.835) = 25 (net +0.33 e).
+  for (const auto& [cation, count, residue] : {std::tuple{"Na+", 50, "Na+"}, std::tuple{"Mg2+", 25, "MG"}}) {
+    temp_dir t;
+    const auto job = t.write(
+        "job.yaml",
+        job_text(t, "achbp.pqr.gz", std::string("{neutralize: true, convention: amber, cation: ") + cation + "}", 4.0));
+    std::string out;
+    ASSERT_EQ(run_job(job, &out), 0) << out;
+    const auto s = read_json(t.file("s.json"));
+    EXPECT_NEAR(s["ions"]["solute_charge"].get<double>(), -49.67, 1e-6);
+    EXPECT_EQ(s["ions"]["counts"], nlohmann::json({{cation, count}}));
+    EXPECT_NEAR(s["ions"]["net_charge"].get<double>(), 0.33, 1e-6);
+    const auto a = ppl::read_pqr(t.file("out.pqr"));
+    EXPECT_EQ(a.labels.back().residue, residue);
+    double q = 0;
+    for (double c : a.q) q += c;
+    EXPECT_NEAR(q, 0.33, 1e-6);
+  }
+}
+
+TEST(ions_job, salt_from_the_solvent_volume_alternates_and_reads_back_with_gemmi) {
+  temp_dir t;
+  const auto job = t.write("job.yaml", job_text(t, "ubq.pqr",
+                                                "{neutralize: true, salt_molar: 0.15, "
+                                                "convention: amber, min_distance_ions: 5}"));
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("s.json"));
+  const double volume = s["ions"]["solvent_volume_A3"].get<double>();
+  EXPECT_LT(volume, s["ions"]["box_volume_A3"].get<double>());
+  const int units = int(std::llround(0.15 * 6.02214076e-4 * volume));
+  ASSERT_GT(units, 2);
+  EXPECT_EQ(s["ions"]["salt_units"].get<int>(), units);
+  EXPECT_EQ(s["ions"]["counts"], nlohmann::json({{"Na+", units}, {"Cl-", units}}));  // ubiquitin is neutral
+  const auto& placed = s["ions"]["placed"];
+  for (std::size_t n = 0; n < placed.size(); ++n) EXPECT_EQ(placed[n]["charge"].get<int>(), n % 2 ? -1 : 1) << n;
+  EXPECT_NEAR(s["ions"]["net_charge"].get<double>(), 0.0, 1e-9);
+
+  int status = 0;
+  run_command("/usr/bin/python3 -c 'import gemmi' 2>/dev/null", status);
+  if (status != 0) GTEST_SKIP() << "/usr/bin/python3 cannot import gemmi (Debian python3-gemmi): PDB not read back";
+  const std::string script =
+      "import json, sys, gemmi\n"
+      "st = gemmi.read_structure(sys.argv[1])\n"
+      "out = {'atoms': st[0].count_atom_sites(), 'ions': []}\n"
+      "for ch in st[0]:\n"
+      "  for r in ch:\n"
+      "    if r.het_flag == 'H':\n"
+      "      a = r[0]\n"
+      "      out['ions'].append([ch.name, r.name, r.seqid.num, a.name, a.element.name, a.charge,\n"
+      "                          a.pos.x, a.pos.y, a.pos.z])\n"
+      "print(json.dumps(out))\n";
+  const auto script_path = t.write("read.py", script);
+  const auto text = run_command("/usr/bin/python3 " + script_path + " " + t.file("out.pdb"), status);
+  ASSERT_EQ(status, 0) << text;
+  const auto g = nlohmann::json::parse(text);
+  EXPECT_EQ(g["atoms"].get<std::size_t>(), 1231 + placed.size());
+  ASSERT_EQ(g["ions"].size(), placed.size());
+  for (std::size_t n = 0; n < placed.size(); ++n) {
+    const auto& r = g["ions"][n];
+    const bool na = placed[n]["species"] == "Na+";
+    EXPECT_EQ(r[0], "I");
+    EXPECT_EQ(r[1], na ? "Na+" : "Cl-");  // AMBER residue names
+    EXPECT_EQ(r[2].get<int>(), int(n + 1));
+    EXPECT_EQ(r[4], na ? "Na" : "Cl");
+    EXPECT_EQ(r[5].get<int>(), na ? 1 : -1);
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(r[6 + d].get<double>(), placed[n]["position"][d].get<double>(), 5e-4) << n;
+  }
+}
+
+TEST(ions_job, running_out_of_room_is_an_input_error_and_writes_nothing) {
+  // No solute, a 21 x 3 x 3 A line of points: three ions 10 A apart fit along x, a fourth does not; the packing bound
+  // read with the job lets it through, the placement finds it.
+  temp_dir t;
+  const auto job = t.write("job.yaml",
+                           "job: ions\n"
+                           "input: {random: {atoms: 0}}\n"
+                           "lattice: {dims: [21, 3, 3], spacing: 1.0}\n"
+                           "strategy: gather\n"
+                           "ions: {counts: {K+: 4}}\n"
+                           "output: {pqr: " +
+                               t.file("out.pqr") + "}\n");
+  const auto message = ppl_test::error_of<ppl::input_error>([&] { run_job(job); });
+  EXPECT_NE(message.find("no allowed lattice point is left for ion 4 of 4 (K+)"), std::string::npos) << message;
+  EXPECT_NE(message.find("job.yaml:5:"), std::string::npos) << message;  // the key that asked for the ions
+  EXPECT_FALSE(std::filesystem::exists(t.file("out.pqr")));
+  temp_dir u;
+  const auto three = u.write("job.yaml",
+                             "job: ions\n"
+                             "input: {random: {atoms: 0}}\n"
+                             "lattice: {dims: [21, 3, 3], spacing: 1.0}\n"
+                             "strategy: gather\n"
+                             "ions: {counts: {K+: 3}}\n"
+                             "output: {summary: " +
+                                 u.file("s.json") + "}\n");
+  ASSERT_EQ(run_job(three), 0);
+  const auto s = read_json(u.file("s.json"));
+  // The first ion on the zero map: every point ties, the lowest index wins. The second K+ goes where the first's
+  // potential is lowest, the farthest point (20, 2, 2).
+  EXPECT_EQ(s["ions"]["placed"][0]["point"].get<int>(), 0);
+  EXPECT_EQ(s["ions"]["placed"][1]["point"].get<int>(), 20 + 21 * (2 + 3 * 2));
+}
