@@ -85,7 +85,10 @@ int oracle_iterations(const std::string& system, const std::string& method, cons
   std::vector<double> x;
   const bool jacobi = precond == "jacobi";
   const int it = method == "bicgstab" ? oracle::bicgstab(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi)
-                                      : oracle::bicg(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi);
+                 : method == "bicg"   ? oracle::bicg(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi)
+                 : method == "gmres"
+                     ? oracle::gmres(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi, solver_options{}.restart)
+                     : -1;
   return s.oracle[key] = it;
 }
 
