@@ -143,7 +143,9 @@ TEST_P(converges, to_the_requested_true_residual) {
   ASSERT_EQ(r.history.size(), static_cast<std::size_t>(r.iterations + 1));
   // GMRES's residual is its least-squares residual, not a recursion that drifts: when it passes, so does the true
   // one (no residual replacement). A wrong least-squares update passes the tolerance only through replacements.
-  if (method == "gmres") EXPECT_EQ(r.restarts, 0);
+  if (method == "gmres") {
+    EXPECT_EQ(r.restarts, 0);
+  }
   EXPECT_NEAR(r.history.front(), norm2(s.b), 1e-13 * norm2(s.b));  // x0 = 0
   EXPECT_EQ(r.history.back(), r.residual_norm);
   RecordProperty("iterations", r.iterations);
