@@ -129,6 +129,8 @@ TEST_F(solve_job, output_matrix_and_rhs_write_the_generated_system) {
   EXPECT_EQ(s["solver"]["method"], "gmres");
   EXPECT_EQ(s["solver"]["restart"], 7);
   EXPECT_EQ(s["solver"]["dtol"], 1000.0);
+  EXPECT_GT(s["times"]["precond_setup"].get<double>(), 0.0);  // Jacobi's inverse diagonal, inside setup
+  EXPECT_LE(s["times"]["precond_setup"].get<double>(), s["times"]["setup"].get<double>());
 }
 
 TEST_F(solve_job, matrix_and_rhs_files_are_relative_to_the_job_file) {
