@@ -30,6 +30,7 @@
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
+#include "ppl/sparse/vector_ops.hpp"
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <omp.h>
@@ -125,7 +126,8 @@ double gmres_mean_passes(bool jacobi, int iterations) {
   double sum = 0;
   for (int k = 0; k < iterations; ++k) {
     const int cols = k % m + 1;
-    sum += (jacobi ? 3 : 0) + 2.0 * (cols + (cols + 7) / 8) + 2.0 * (cols + 2) + 2;
+    sum += (jacobi ? 3 : 0) + 2.0 * (cols + (cols + vec::multi_dot_block - 1) / vec::multi_dot_block) +
+           2.0 * (cols + 2) + 2;
   }
   return sum / iterations;
 }

@@ -7,6 +7,7 @@
 // (dev_coef), so a whole iteration is queued without a host round trip. The solver copies the slots to the host
 // once per iteration for its convergence and breakdown tests (docs/solver.md).
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/csr.hpp"
@@ -86,12 +87,15 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
 
 // --- a basis of column vectors (GMRES's Krylov basis V, column c = V(:, c), contiguous) ---
 using basis_view = Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space>;
-// Columns of a basis are padded to this many slots in the scalar View: multi_dots writes whole blocks of 8 sums.
-constexpr int multi_dot_block = 8;
+// multi_dots sums this many columns per kernel and writes whole blocks of sums (the slots are padded to it): 8 on a
+// GPU (a fixed-size value reduced with warp shuffles; more would spill registers), 32 on the host, where a kernel
+// launch costs more than a wider per-thread sum, so GMRES(30) needs one kernel per Gram-Schmidt pass.
+constexpr int multi_dot_block = std::is_same<sparse_space::memory_space, Kokkos::HostSpace>::value ? 32 : 8;
 inline int multi_dot_slots(int ncols) {
   return (ncols + multi_dot_block - 1) / multi_dot_block * multi_dot_block;
 }
-// s[slot + c] = (V(:, c), w) for c < ncols, in blocks of 8 columns per kernel (one pass over w and the 8 columns);
+// s[slot + c] = (V(:, c), w) for c < ncols, in blocks of multi_dot_block columns per kernel (one pass over w and
+// the block's columns);
 // slots up to slot + multi_dot_slots(ncols) are written (0 beyond ncols).
 void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot);
 // y = b y + a sum_{c < ncols} s[slot + c] V(:, c), one pass (b = 0 does not read y); with norm_slot >= 0 also
