@@ -7,6 +7,7 @@
 // (dev_coef), so a whole iteration is queued without a host round trip. The solver copies the slots to the host
 // once per iteration for its convergence and breakdown tests (docs/solver.md).
 #include <Kokkos_Core.hpp>
+#include <type_traits>
 
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/csr.hpp"
@@ -83,6 +84,24 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
 // BiCG's update: x += a p ; r -= a q ; rt -= a qt ; then s[slot] = (r, rt), s[slot+1] = (r, r), s[slot+2] = (rt, rt).
 void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
                       vector_view r, vector_view rt, scalar_view s, int slot);
+
+// --- a basis of column vectors (GMRES's Krylov basis V, column c = V(:, c), contiguous) ---
+using basis_view = Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space>;
+// multi_dots sums this many columns per kernel and writes whole blocks of sums (the slots are padded to it): 8 on a
+// GPU (a fixed-size value reduced with warp shuffles; more would spill registers), 32 on the host, where a kernel
+// launch costs more than a wider per-thread sum, so GMRES(30) needs one kernel per Gram-Schmidt pass.
+constexpr int multi_dot_block = std::is_same<sparse_space::memory_space, Kokkos::HostSpace>::value ? 32 : 8;
+inline int multi_dot_slots(int ncols) {
+  return (ncols + multi_dot_block - 1) / multi_dot_block * multi_dot_block;
+}
+// s[slot + c] = (V(:, c), w) for c < ncols, in blocks of multi_dot_block columns per kernel (one pass over w and
+// the block's columns);
+// slots up to slot + multi_dot_slots(ncols) are written (0 beyond ncols).
+void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot);
+// y = b y + a sum_{c < ncols} s[slot + c] V(:, c), one pass (b = 0 does not read y); with norm_slot >= 0 also
+// s[norm_slot] = (y, y) of the result in the same pass.
+void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
+             int norm_slot = -1);
 
 // True when every entry is finite (one reduction, synchronises).
 bool all_finite(const_vector_view x);
