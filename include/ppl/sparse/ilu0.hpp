@@ -1,0 +1,62 @@
+#pragma once
+// ILU(0): the incomplete LU factorisation A ~ L U on the sparsity pattern of A (no fill-in), through Kokkos Kernels:
+// KokkosSparse::Experimental::spiluk_symbolic / spiluk_numeric with fill level 0 for the factors and
+// KokkosSparse::Experimental::sptrsv (level-scheduled) for the two triangular solves. docs/solver.md ("ILU(0)")
+// describes what the library does and what ppl adds around it (the checks, the memory cap, the transposes).
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+#include "ppl/sparse/csr.hpp"
+
+namespace ppl {
+
+struct ilu0_options {
+  // Kokkos Kernels' numeric phase keeps a dense map of `rows` ints per row factored concurrently; a level with
+  // more rows than this budget allows is factored in several launches. 0: 256 MiB.
+  std::size_t work_bytes = 0;
+};
+
+// What the set-up built and how long each step took (seconds; each step ends in a fence).
+struct ilu0_stats {
+  double symbolic = 0;        // spiluk_symbolic (on the host in both Kokkos Kernels releases) + the pattern checks
+  double numeric = 0;         // spiluk_numeric + the pivot check
+  double solve_symbolic = 0;  // sptrsv_symbolic of L and U (their level sets)
+  double setup = 0;           // all of the above, with allocations
+  std::int64_t nnz_L = 0;     // stored entries of L, its unit diagonal included
+  std::int64_t nnz_U = 0;     // stored entries of U, its diagonal included
+  int factor_levels = 0;      // level sets of the numeric factorisation (before splitting)
+  int rows_per_launch = 0;    // the most rows one numeric launch factors (the work_bytes cap)
+  int L_levels = 0;           // level sets of the triangular solves
+  int U_levels = 0;
+};
+
+class ilu0_factorization {
+ public:
+  // Factors A (square, every row with a stored diagonal entry; columns sorted, no duplicates, as ppl's readers and
+  // generators build it). Throws ppl::input_error naming the first (1-based) row without a diagonal entry, or
+  // with a zero or non-finite pivot.
+  explicit ilu0_factorization(const crs_matrix& A, const ilu0_options& o = {});
+  ~ilu0_factorization();
+  ilu0_factorization(ilu0_factorization&&) noexcept;
+  ilu0_factorization& operator=(ilu0_factorization&&) noexcept;
+
+  // z = (L U)^-1 r: the lower solve, then the upper one. r and z must not alias. Does not fence.
+  void apply(const_vector_view r, vector_view z);
+  // z = (L U)^-T r = L^-T U^-T r (BiCG's shadow system). The transposed factors and their solve levels are built
+  // on the first call (charged to that call).
+  void apply_transpose(const_vector_view r, vector_view z);
+
+  int rows() const;
+  // The factors (device matrices): L is unit lower triangular with its diagonal stored last in each row, U upper
+  // triangular with its diagonal first; both with sorted columns.
+  crs_matrix lower() const;
+  crs_matrix upper() const;
+  const ilu0_stats& stats() const;
+
+ private:
+  struct impl;
+  std::unique_ptr<impl> p_;
+};
+
+}  // namespace ppl
