@@ -77,8 +77,9 @@ struct count_lower {
 };
 
 // Recomputes pivot i from the factors, u_ii = a_ii - sum_{k < i} l_ik u_ki (the ILU(0) formula, independent of
-// the library's elimination loop) and keeps the first row whose pivot is zero by the tolerance above or whose
-// stored pivot is not finite.
+// the library's elimination loop). `consistency` false: keeps the first row whose pivot is zero by the tolerance
+// above or not finite. True: the first row whose stored pivot differs from the recomputed one beyond rounding (a
+// row the library did not factor).
 struct pivot_check {
   crs_matrix::row_map_type a_map;
   crs_matrix::index_type a_cols;
@@ -86,12 +87,14 @@ struct pivot_check {
   row_map_view l_map, u_map;
   entries_view l_cols, u_cols;
   values_view l_vals, u_vals;
+  bool consistency;
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& first_bad) const {
-    double pivot = 0, scale = 0;
+    double pivot = 0, scale = 0, terms = 0;
     for (auto k = a_map(i); k < a_map(i + 1); ++k) {
       scale += kmath::fabs(a_vals(k));
       if (a_cols(k) == i) pivot = a_vals(k);
     }
+    terms = kmath::fabs(pivot);
     // L's row i ends with its unit diagonal; U's rows are sorted and start with the diagonal.
     for (auto k = l_map(i); k + 1 < l_map(i + 1); ++k) {
       const int row = l_cols(k);
@@ -103,11 +106,15 @@ struct pivot_check {
         else
           hi = mid;
       }
-      if (lo < u_map(row + 1) && u_cols(lo) == i) pivot -= l_vals(k) * u_vals(lo);
+      if (lo < u_map(row + 1) && u_cols(lo) == i) {
+        pivot -= l_vals(k) * u_vals(lo);
+        terms += kmath::fabs(l_vals(k) * u_vals(lo));
+      }
     }
     const double stored = u_vals(u_map(i));
-    const bool ok =
-        kmath::isfinite(stored) && kmath::isfinite(pivot) && kmath::fabs(pivot) > zero_pivot_tolerance * scale;
+    const bool ok = consistency ? kmath::fabs(stored - pivot) <= 1e-10 * terms
+                                : kmath::isfinite(stored) && kmath::isfinite(pivot) &&
+                                      kmath::fabs(pivot) > zero_pivot_tolerance * scale;
     if (!ok && i < first_bad) first_bad = i;
   }
 };
@@ -264,13 +271,20 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     U.values = values_view("ppl::ilu0::U_values", nnz_U);
     PPL_KK_TRIANGULAR_NS::spiluk_numeric(&kh, 0, a_map, a_cols, a_vals, L.row_map, L.entries, L.values, U.row_map,
                                          U.entries, U.values);
+    pivot_check check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values, false};
     first_bad = std::numeric_limits<int>::max();
-    Kokkos::parallel_reduce(
-        "ppl::ilu0::pivot_check", policy,
-        pivot_check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values},
-        Kokkos::Min<int>(first_bad));
+    Kokkos::parallel_reduce("ppl::ilu0::pivot_check", policy, check, Kokkos::Min<int>(first_bad));
+    int inconsistent = std::numeric_limits<int>::max();
+    if (first_bad == std::numeric_limits<int>::max()) {
+      check.consistency = true;
+      Kokkos::parallel_reduce("ppl::ilu0::pivot_consistency", policy, check, Kokkos::Min<int>(inconsistent));
+    }
     Kokkos::fence();
     p_->stats.numeric = step.seconds();
+    if (inconsistent != std::numeric_limits<int>::max())
+      throw error(exit_code::failure, "ilu0: the pivot Kokkos Kernels stored for row " +
+                                          std::to_string(inconsistent + 1) +
+                                          " (1-based) differs from the one its factors give");
     if (first_bad != std::numeric_limits<int>::max()) {
       auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), U.row_map);
       double pivot = 0;
