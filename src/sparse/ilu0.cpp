@@ -320,12 +320,12 @@ ilu0_factorization::~ilu0_factorization() = default;
 ilu0_factorization::ilu0_factorization(ilu0_factorization&&) noexcept = default;
 ilu0_factorization& ilu0_factorization::operator=(ilu0_factorization&&) noexcept = default;
 
-void ilu0_factorization::apply(const_vector_view r, vector_view z) {
+void ilu0_factorization::apply(const_vector_view r, vector_view z) const {
   p_->L.solve(r, p_->work);
   p_->U.solve(p_->work, z);
 }
 
-void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) {
+void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) const {
   if (!p_->Lt) {
     // (L U)^T = U^T L^T: U^T is lower with its diagonal last once sorted, L^T upper with its unit diagonal first.
     auto make = [&](const triangle& t, bool lower_result) {

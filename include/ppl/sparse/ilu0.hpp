@@ -41,11 +41,12 @@ class ilu0_factorization {
   ilu0_factorization(ilu0_factorization&&) noexcept;
   ilu0_factorization& operator=(ilu0_factorization&&) noexcept;
 
-  // z = (L U)^-1 r: the lower solve, then the upper one. r and z must not alias. Does not fence.
-  void apply(const_vector_view r, vector_view z);
+  // z = (L U)^-1 r: the lower solve, then the upper one. r and z must not alias. Does not fence. Const as the
+  // preconditioner seam asks, though it writes the factorisation's own work vector (one solve at a time).
+  void apply(const_vector_view r, vector_view z) const;
   // z = (L U)^-T r = L^-T U^-T r (BiCG's shadow system). The transposed factors and their solve levels are built
   // on the first call (charged to that call).
-  void apply_transpose(const_vector_view r, vector_view z);
+  void apply_transpose(const_vector_view r, vector_view z) const;
 
   int rows() const;
   // The factors (device matrices): L is unit lower triangular with its diagonal stored last in each row, U upper
