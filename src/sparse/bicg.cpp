@@ -1,7 +1,8 @@
 // BiCG (Fletcher 1976; preconditioned form of Barrett et al., "Templates", 1994), the method of the 2016 study.
-// Needs A^T products (spmv_strategy::apply_transpose). Per iteration: 2 SpMV (one transposed), 2 updates of the
-// directions, 1 fused 3-dot, 1 fused update of x, r, r~ with the next dots, and with Jacobi 2 applications plus
-// one more 3-dot. The host reads the scalar slots once per iteration.
+// Needs A^T products (spmv_strategy::apply_transpose) and M^-T (preconditioner::apply_transpose). Per iteration:
+// 2 SpMV (one transposed), 2 updates of the directions, 1 fused 3-dot, 1 fused update of x, r, r~ with the next
+// dots, and with a preconditioner 2 applications plus one more 3-dot. The host reads the scalar slots once per
+// iteration. The loop around the steps is the shared driver (krylov_driver.cpp).
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
@@ -17,149 +18,120 @@ using vec::dev_coef;
 // Z2 = (r, r)); PQ, PT2, Q2 = (p~, q), (p~, p~), (q, q); U_* = the update's dots when preconditioned (U_RR = (r, r)).
 enum slot : int { RHO = 0, Z2, RT2, PQ, PT2, Q2, U_RRT, U_RR, U_RT2, STRIDE };
 
-class bicg final : public krylov_method {
+class bicg_method final : public krylov_method {
  public:
-  explicit bicg(const solver_options& o) : krylov_method("bicg", o) {}
+  explicit bicg_method(const solve_context& c)
+      : c_(c),
+        n_(c.A.numRows()),
+        pre_(!c.M.is_identity()),
+        r_("ppl::bicg::r", n_),
+        rt_("ppl::bicg::r_tilde", n_),
+        p_("ppl::bicg::p", n_),
+        pt_("ppl::bicg::p_tilde", n_),
+        q_("ppl::bicg::q", n_),
+        qt_("ppl::bicg::q_tilde", n_),
+        z_(pre_ ? vector_view("ppl::bicg::z", n_) : r_),
+        zt_(pre_ ? vector_view("ppl::bicg::z_tilde", n_) : rt_),
+        sl_(STRIDE),
+        rr_slot_(pre_ ? U_RR : Z2) {
+    // Builds the strategy's cached transpose (if it uses one) now, in the setup time.
+    c_.spmv.apply_transpose(c_.A, c_.b, qt_);
+  }
+
+  // r = b - A x, r~ = r, p = p~ = 0, z = M^-1 r; slots: rho = (z, r~) and "previous" rho = 1, so the first beta
+  // multiplies p = 0.
+  start_result start(bool residual_in_work, int k) override {
+    const int cur = k & 1;  // the set the next iteration uses
+    auto s = sl_.device();
+    if (residual_in_work) {
+      Kokkos::deep_copy(r_, q_);
+    } else {
+      c_.spmv.apply(c_.A, c_.x, r_);
+      vec::axpby(dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
+    }
+    Kokkos::deep_copy(rt_, r_);
+    Kokkos::deep_copy(p_, 0.0);
+    Kokkos::deep_copy(pt_, 0.0);
+    vec::dots3(r_, rt_, s, sl_.at(cur, pre_ ? U_RRT : RHO));  // (r, r~), (r, r), (r~, r~)
+    if (pre_) precondition_and_dot(cur);
+    sl_.fetch();
+    sl_.host(cur ^ 1, RHO) = 1.0;
+    sl_.push();
+    const double rho = sl_.host(cur, RHO);
+    return {std::sqrt(sl_.host(cur, rr_slot_)), std::isfinite(rho)};
+  }
+
+  // rho = (z, r~) ~ 0 (Lanczos breakdown): with a preconditioner already possible at the start, e.g. (D^-1 r, r)
+  // for an indefinite diagonal.
+  const char* breakdown_before_step(int k) override {
+    const int c = k & 1;
+    return negligible(sl_.host(c, RHO), sl_.host(c, Z2), sl_.host(c, RT2), c_.o.breakdown_tol) ? "rho" : nullptr;
+  }
+
+  step_result step(int k, phase_clock& clock, solver_times& times) override {
+    auto s = sl_.device();
+    const int c = k & 1, nx = c ^ 1;
+    const dev_coef beta = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RHO));
+    vec::axpby(dev_coef::constant(1.0), z_, beta, p_, s);  // p = z + beta p
+    vec::axpby(dev_coef::constant(1.0), zt_, beta, pt_, s);
+    clock.charge(times.update);
+    c_.spmv.apply(c_.A, p_, q_);
+    c_.spmv.apply_transpose(c_.A, pt_, qt_);
+    clock.charge(times.spmv);
+    vec::dots3(pt_, q_, s, sl_.at(c, PQ));
+    clock.charge(times.dot);
+    const dev_coef alpha =
+        dev_coef::ratio(sl_.at(c, RHO), sl_.at(c, PQ)).guarded(c_.o.breakdown_tol, sl_.at(c, PT2), sl_.at(c, Q2));
+    vec::bicg_update_dots(alpha, p_, q_, qt_, c_.x, r_, rt_, s, sl_.at(nx, pre_ ? U_RRT : RHO));
+    clock.charge(times.update);
+    if (pre_) {
+      c_.M.apply(r_, z_);
+      c_.M.apply_transpose(rt_, zt_);
+      clock.charge(times.precond);
+      vec::dots3(z_, rt_, s, sl_.at(nx, RHO));
+      clock.charge(times.dot);
+    }
+    sl_.fetch();
+    clock.charge(times.host);
+
+    const double pq = sl_.host(c, PQ), pt2 = sl_.host(c, PT2), q2 = sl_.host(c, Q2);
+    const double rho_next = sl_.host(nx, RHO), z2 = sl_.host(nx, Z2), rt2 = sl_.host(nx, RT2);
+    const double rr = sl_.host(nx, rr_slot_);
+    step_result st;
+    st.rnorm = std::sqrt(rr);
+    st.finite = std::isfinite(pq + pt2 + q2 + rho_next + z2 + rt2 + rr);
+    if (!st.finite) return st;
+    st.moved = vec::eval_on_host(alpha, sl_.host_data()) != 0.0;              // x += alpha p as the device did it
+    if (negligible(pq, pt2, q2, c_.o.breakdown_tol)) st.breakdown = "alpha";  // (p~, A p) ~ 0: pivot breakdown
+    return st;
+  }
+
+  vector_view work() override { return q_; }
 
  private:
-  vector_view iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
-                      const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) override;
+  void precondition_and_dot(int set) {
+    c_.M.apply(r_, z_);
+    c_.M.apply_transpose(rt_, zt_);
+    vec::dots3(z_, rt_, sl_.device(), sl_.at(set, RHO));
+  }
+
+  const solve_context c_;
+  const int n_;
+  const bool pre_;  // M is not the identity: z and z~ are vectors of their own
+  vector_view r_, rt_, p_, pt_, q_, qt_, z_, zt_;
+  scalar_slots sl_;
+  const int rr_slot_;
 };
 
-vector_view bicg::iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
-                          const_vector_view dinv, solver_result& res, const Kokkos::Timer& total) {
-  const int n = A.numRows();
-  const bool jacobi = dinv.data() != nullptr;
-  vector_view r("ppl::bicg::r", n), rt("ppl::bicg::r_tilde", n), p("ppl::bicg::p", n), pt("ppl::bicg::p_tilde", n),
-      q("ppl::bicg::q", n), qt("ppl::bicg::q_tilde", n);
-  vector_view z = jacobi ? vector_view("ppl::bicg::z", n) : r;
-  vector_view zt = jacobi ? vector_view("ppl::bicg::z_tilde", n) : rt;
-  scalar_slots sl(STRIDE);
-  auto s = sl.device();
-  const int rr_slot = jacobi ? U_RR : Z2;
+class bicg final : public krylov_method_solver {
+ public:
+  explicit bicg(const solver_options& o) : krylov_method_solver("bicg", o) {}
 
-  auto precondition_and_dot = [&](int set) {
-    if (jacobi) {
-      vec::multiply(dinv, r, z);
-      vec::multiply(dinv, rt, zt);
-      vec::dots3(z, rt, s, sl.at(set, RHO));
-    }
-  };
-  // r = b - A x, r~ = r, p = p~ = 0, z = M^-1 r; slots: rho = (z, r~) and "previous" rho = 1, so the first beta
-  // multiplies p = 0. Also used for residual replacement.
-  auto start_recurrence = [&](bool have_residual, int cur) {  // cur: the set the next iteration uses
-    if (!have_residual) {
-      spmv.apply(A, x, r);
-      vec::axpby(dev_coef::constant(1.0), b, dev_coef::constant(-1.0), r, s);
-    }
-    Kokkos::deep_copy(rt, r);
-    Kokkos::deep_copy(p, 0.0);
-    Kokkos::deep_copy(pt, 0.0);
-    vec::dots3(r, rt, s, sl.at(cur, jacobi ? U_RRT : RHO));  // (r, r~), (r, r), (r~, r~)
-    precondition_and_dot(cur);
-    sl.fetch();
-    sl.host(cur ^ 1, RHO) = 1.0;
-    sl.push();
-    return std::sqrt(sl.host(cur, rr_slot));
-  };
-  double rnorm = start_recurrence(false, 0);
-  spmv.apply_transpose(A, r, qt);  // builds the strategy's cached transpose (if it uses one) in the setup time
-  const double tol = stop_tolerance(o_, res.b_norm);
-  record(o_, res, 0, rnorm);
-  res.times.setup = total.seconds();
-
-  Kokkos::Timer loop;
-  phase_clock clock(o_.profile);
-  int k = 0;
-  bool done = false;
-  bool moved = false;  // x changed since the recurrence last (re)started
-  // After a breakdown: restart from x (r = b - A x, r~ = r) unless the restarts are used up or x has not moved
-  // since the last (re)start, which would repeat the breakdown exactly. Returns false when the solve ends.
-  auto restart_after_breakdown = [&](const char* what) {
-    res.breakdown = what;
-    if (!moved || res.breakdown_restarts >= o_.max_restarts) {
-      res.outcome = solver_outcome::diverged_breakdown;
-      return false;
-    }
-    res.breakdown.clear();
-    ++res.breakdown_restarts;
-    rnorm = start_recurrence(false, k & 1);
-    moved = false;
-    clock.restart();
-    return true;
-  };
-  if (!std::isfinite(rnorm) || !std::isfinite(sl.host(0, RHO))) {
-    res.outcome = solver_outcome::diverged_nan;
-    done = true;
+ private:
+  std::unique_ptr<krylov_method> create(const solve_context& c) const override {
+    return std::make_unique<bicg_method>(c);
   }
-  while (!done) {
-    if (rnorm <= tol) {  // the recursive residual passes: check the true one
-      const double true_norm = residual_norm(A, spmv, b, x, q);
-      if (true_norm <= tol) {
-        res.outcome = converged_outcome(o_, true_norm);
-        break;
-      }
-      Kokkos::deep_copy(r, q);  // residual replacement: restart from b - A x
-      rnorm = start_recurrence(true, k & 1);
-      ++res.restarts;
-      moved = false;
-    }
-    if (k >= o_.max_iters) {
-      res.outcome = solver_outcome::diverged_max_iters;
-      break;
-    }
-    const int c = k & 1, nx = c ^ 1;
-    // rho = (z, r~) ~ 0 (Lanczos breakdown): with Jacobi already possible at the start, (D^-1 r, r) for an
-    // indefinite diagonal.
-    if (negligible(sl.host(c, RHO), sl.host(c, Z2), sl.host(c, RT2), o_.breakdown_tol)) {
-      if (!restart_after_breakdown("rho")) break;
-      continue;
-    }
-    clock.restart();
-    const dev_coef beta = dev_coef::ratio(sl.at(c, RHO), sl.at(nx, RHO));
-    vec::axpby(dev_coef::constant(1.0), z, beta, p, s);  // p = z + beta p
-    vec::axpby(dev_coef::constant(1.0), zt, beta, pt, s);
-    clock.charge(res.times.update);
-    spmv.apply(A, p, q);
-    spmv.apply_transpose(A, pt, qt);
-    clock.charge(res.times.spmv);
-    vec::dots3(pt, q, s, sl.at(c, PQ));
-    clock.charge(res.times.dot);
-    const dev_coef alpha =
-        dev_coef::ratio(sl.at(c, RHO), sl.at(c, PQ)).guarded(o_.breakdown_tol, sl.at(c, PT2), sl.at(c, Q2));
-    vec::bicg_update_dots(alpha, p, q, qt, x, r, rt, s, sl.at(nx, jacobi ? U_RRT : RHO));
-    clock.charge(res.times.update);
-    if (jacobi) {
-      vec::multiply(dinv, r, z);
-      vec::multiply(dinv, rt, zt);
-      clock.charge(res.times.precond);
-      vec::dots3(z, rt, s, sl.at(nx, RHO));
-      clock.charge(res.times.dot);
-    }
-    sl.fetch();
-    clock.charge(res.times.host);
-    ++k;
-
-    const double pq = sl.host(c, PQ), pt2 = sl.host(c, PT2), q2 = sl.host(c, Q2);
-    const double rho_next = sl.host(nx, RHO), z2 = sl.host(nx, Z2), rt2 = sl.host(nx, RT2);
-    const double rr = sl.host(nx, rr_slot);
-    rnorm = std::sqrt(rr);
-    record(o_, res, k, rnorm);
-    if (!std::isfinite(pq + pt2 + q2 + rho_next + z2 + rt2 + rr)) {
-      res.outcome = solver_outcome::diverged_nan;
-      break;
-    }
-    moved = moved || vec::eval_on_host(alpha, sl.host_data()) != 0.0;  // x += alpha p as the device did it
-    if (rnorm <= tol) continue;
-    if (negligible(pq, pt2, q2, o_.breakdown_tol)) {  // (p~, A p) ~ 0: pivot breakdown
-      if (!restart_after_breakdown("alpha")) break;
-    }
-  }
-  res.iterations = k;
-  Kokkos::fence();
-  res.times.iterate = loop.seconds();
-  return q;
-}
+};
 
 }  // namespace
 

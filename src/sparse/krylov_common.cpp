@@ -27,10 +27,6 @@ bool is_converged(solver_outcome o) {
   return o == solver_outcome::converged_rtol || o == solver_outcome::converged_atol;
 }
 
-std::string to_string(preconditioner_kind p) {
-  return p == preconditioner_kind::jacobi ? "jacobi" : "none";
-}
-
 double residual_norm(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x,
                      vector_view work) {
   spmv.apply(A, x, work);
@@ -71,26 +67,6 @@ void record(const solver_options& o, solver_result& result, int iteration, doubl
   if (o.record_history) result.history.push_back(rnorm);
   if (o.progress && o.progress_every > 0 && iteration > 0 && iteration % o.progress_every == 0)
     o.progress(iteration, result.b_norm > 0 ? rnorm / result.b_norm : rnorm);
-}
-
-solver_result krylov_method::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) {
-  Kokkos::Profiling::pushRegion("ppl::solver[" + name_ + "]");
-  solver_result res;
-  res.times.profiled = o_.profile;
-  const Kokkos::Timer total;
-  try {
-    if (check_inputs(A, b, x, name_, res)) {
-      const const_vector_view dinv =
-          o_.preconditioner == preconditioner_kind::jacobi ? jacobi_inverse_diagonal(A) : vector_view();
-      const vector_view work = iterate(A, spmv, b, x, dinv, res, total);
-      finish(A, spmv, b, x, work, res);
-    }
-  } catch (...) {
-    Kokkos::Profiling::popRegion();
-    throw;
-  }
-  Kokkos::Profiling::popRegion();
-  return res;
 }
 
 void finish(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x, vector_view work,

@@ -1,13 +1,16 @@
 #pragma once
-// What BiCGSTAB and BiCG share: the phase clock, the device scalar slots with their one host copy per iteration,
-// the convergence test and argument checks. Private to src/sparse/.
+// What the Krylov methods share: the phase clock, the device scalar slots with their one host copy per iteration,
+// the method interface that the one driver loop runs, the convergence test and argument checks. Private to
+// src/sparse/.
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Timer.hpp>
 #include <cmath>
+#include <memory>
 #include <string>
 #include <utility>
 
 #include "ppl/sparse/krylov.hpp"
+#include "ppl/sparse/preconditioner.hpp"
 #include "ppl/sparse/vector_ops.hpp"
 
 namespace ppl::krylov_detail {
@@ -56,22 +59,68 @@ class scalar_slots {
   vec::scalar_view::HostMirror host_;
 };
 
-// What every solve shares around its iterations: the profiling region "ppl::solver[<name>]" (popped also when an
-// input error is thrown), the result and its total timer, the argument checks, the Jacobi inverse diagonal and
-// the final true residual. A method implements iterate().
-class krylov_method : public krylov_solver {
+// The state of one solve that a method's steps work on: the system, the SpMV, the preconditioner (already set up)
+// and the options. Lives for the whole solve.
+struct solve_context {
+  const crs_matrix& A;
+  spmv_strategy& spmv;
+  const_vector_view b;
+  vector_view x;
+  const preconditioner& M;
+  const solver_options& o;
+};
+
+// What the driver needs to know after a (re)start of the recurrence.
+struct start_result {
+  double rnorm = 0;    // ||r|| of the new recurrence
+  bool finite = true;  // its scalars are finite (checked by the driver at the first start only)
+};
+
+// What the driver needs to know after one step.
+struct step_result {
+  double rnorm = 0;                 // ||r_k||: the recursive residual (GMRES: the least-squares estimate)
+  bool finite = true;               // every scalar the step formed is finite
+  bool moved = false;               // the step changed x (a restart from an unmoved x would repeat a breakdown)
+  const char* breakdown = nullptr;  // the vanished denominator (docs/solver.md), or nullptr
+};
+
+// One method's per-solve state (work vectors, scalar slots) and steps. The driver (krylov_driver.cpp) owns the
+// loop: true-residual check and residual replacement, max_iters, NaN and breakdown exits with restarts, history,
+// progress and timers; a method only knows how to start its recurrence and make one step.
+class krylov_method {
  public:
-  krylov_method(std::string name, const solver_options& o) : name_(std::move(name)), o_(o) {}
+  virtual ~krylov_method() = default;
+  // (Re)starts the recurrence from the current x at iteration k: r = b - A x, or, with `residual_in_work`, from
+  // work(), which then holds b - A x (the driver's true residual: residual replacement).
+  virtual start_result start(bool residual_in_work, int k) = 0;
+  // A breakdown the host sees before iteration k does any work (BiCG: rho = (z, r~) ~ 0), else nullptr.
+  virtual const char* breakdown_before_step(int k) {
+    (void)k;
+    return nullptr;
+  }
+  // Iteration k (0-based) from the current recurrence; charges its phases through `clock` to `times`.
+  virtual step_result step(int k, phase_clock& clock, solver_times& times) = 0;
+  // Called once after the loop, whatever the outcome, before the final true residual: x must then hold the last
+  // iterate (GMRES forms it from a partly built cycle).
+  virtual void conclude() {}
+  // A vector of A's rows that the driver may overwrite between steps (the true residual b - A x goes there).
+  virtual vector_view work() = 0;
+};
+
+// A registered solver: builds its method for a solve, then runs the one driver loop. The profiling region
+// "ppl::solver[<name>]" is popped also when an input error is thrown.
+class krylov_method_solver : public krylov_solver {
+ public:
+  krylov_method_solver(std::string name, const solver_options& o) : name_(std::move(name)), o_(o) {}
   std::string name() const final { return name_; }
   solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) final;
 
  protected:
-  // Sets up and iterates from the guess in x; `dinv` is the Jacobi inverse diagonal, empty without a
-  // preconditioner. Fills result.times.setup (from `total`) and .iterate, .iterations, .outcome; returns a work
-  // vector of A's rows that the final true residual may overwrite.
-  virtual vector_view iterate(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x,
-                              const_vector_view dinv, solver_result& result, const Kokkos::Timer& total) = 0;
+  // The method's state for one solve (allocates its work vectors; may build what it needs, e.g. BiCG's A^T).
+  virtual std::unique_ptr<krylov_method> create(const solve_context& c) const = 0;
 
+ private:
+  solver_result run(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x);
   const std::string name_;
   const solver_options o_;
 };

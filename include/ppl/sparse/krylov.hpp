@@ -15,6 +15,7 @@
 
 #include "ppl/core/registry.hpp"
 #include "ppl/sparse/csr.hpp"
+#include "ppl/sparse/preconditioner.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
@@ -30,14 +31,13 @@ enum class solver_outcome {
 std::string to_string(solver_outcome o);
 bool is_converged(solver_outcome o);
 
-enum class preconditioner_kind { none, jacobi };
-std::string to_string(preconditioner_kind p);
-
 struct solver_options {
   double rtol = 1e-8;
   double atol = 0.0;
   int max_iters = 1000;
   preconditioner_kind preconditioner = preconditioner_kind::none;
+  // When set, builds M instead of `preconditioner` (programmatic use and tests: any preconditioner class).
+  std::function<std::unique_ptr<ppl::preconditioner>(const crs_matrix&)> custom_preconditioner;
   bool record_history = true;  // ||r_k|| for k = 0..iterations
   // Fence after every phase and time it (spmv, dot, update, precond, host). Off: only the total is timed, so the
   // kernels stay queued back to back on the device (one host synchronisation per iteration, see docs/solver.md).
@@ -54,12 +54,13 @@ struct solver_options {
 };
 
 // Seconds. spmv/dot/update/precond/host are measured only when `profiled` (else 0). setup: work vectors,
-// preconditioner, initial residual; iterate: the iteration loop (including residual replacements); finish: the
-// final true residual. total = setup + iterate + finish.
+// preconditioner, initial residual; precond_setup: the part of setup that built the preconditioner (always
+// measured: make_preconditioner() ends with a fence); iterate: the iteration loop (including residual
+// replacements); finish: the final true residual. total = setup + iterate + finish.
 struct solver_times {
   bool profiled = false;
   double spmv = 0, dot = 0, update = 0, precond = 0, host = 0;
-  double setup = 0, iterate = 0, finish = 0, total = 0;
+  double setup = 0, precond_setup = 0, iterate = 0, finish = 0, total = 0;
 };
 
 struct solver_result {
