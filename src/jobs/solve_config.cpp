@@ -79,6 +79,19 @@ void check_jacobi_diagonal(const host_csr& A, const std::string& what) {
   }
 }
 
+// ILU(0) needs a stored diagonal entry in every row (its value may be zero when the elimination fills it; a zero
+// pivot is found only by the factorisation, at run time, and named there).
+void check_ilu0_diagonal(const host_csr& A, const std::string& what) {
+  for (int r = 0; r < A.rows; ++r) {
+    bool present = false;
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1] && !present; ++j) present = A.entries[j] == r;
+    if (!present)
+      throw input_error(what + ": row " + std::to_string(r + 1) +
+                        " (1-based) has no diagonal entry; preconditioner: ilu0 needs one in every row (use "
+                        "preconditioner: none)");
+  }
+}
+
 void read_matrix(const config_node& root, solve_config& s) {
   const auto m = root.child("matrix");
   const bool file = exactly_one_of(m, {"file", "generator"}) == "file";
@@ -136,9 +149,10 @@ void read_solver(const config_node& root, solve_config& s) {
   if (o.rtol == 0.0 && o.atol == 0.0)
     throw input_error(c->where() + ": solver.rtol and solver.atol are both 0: the solve could never converge");
   o.max_iters = c->get_in<int>("max_iters", o.max_iters, 0, std::numeric_limits<int>::max());
-  o.preconditioner = c->get_choice("preconditioner", "none", {"none", "jacobi"}) == "jacobi"
-                         ? preconditioner_kind::jacobi
-                         : preconditioner_kind::none;
+  const auto precond = c->get_choice("preconditioner", "none", {"none", "jacobi", "ilu0"});
+  o.preconditioner = precond == "jacobi" ? preconditioner_kind::jacobi
+                     : precond == "ilu0" ? preconditioner_kind::ilu0
+                                         : preconditioner_kind::none;
   o.profile = c->get<bool>("profile", false);
   o.breakdown_tol = c->get_in<double>("breakdown_tol", o.breakdown_tol, 0.0, 1.0);
   o.max_restarts = c->get_in<int>("max_restarts", o.max_restarts, 0, std::numeric_limits<int>::max());
@@ -178,6 +192,8 @@ solve_config read_solve_config(const config_node& root) {
   read_solver(root, s);
   if (s.matrix_host && s.options.preconditioner == preconditioner_kind::jacobi)
     check_jacobi_diagonal(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
+  if (s.matrix_host && s.options.preconditioner == preconditioner_kind::ilu0)
+    check_ilu0_diagonal(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
   read_spmv(root, s);
   if (auto out = optional_map(root, "output")) {
     s.solution_path = optional_output_file(*out, "solution");

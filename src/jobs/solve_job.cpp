@@ -129,8 +129,10 @@ int solve_job::run(job_context& ctx) {
   ctx.out << fmt::format("  true residual ||b - Ax||/||b|| = {:.3e} (recursive {:.3e})\n", r.true_residual,
                          r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
   if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
-  ctx.out << fmt::format("  time: total {:.4f} s (setup {:.4f}, iterations {:.4f}, {:.3f} ms per iteration)\n",
-                         r.times.total, r.times.setup, r.times.iterate, 1e3 * per_iter);
+  ctx.out << fmt::format(
+      "  time: total {:.4f} s (setup {:.4f} of which preconditioner {:.4f}, iterations {:.4f}, {:.3f} ms per "
+      "iteration)\n",
+      r.times.total, r.times.setup, r.times.precond_setup, r.times.iterate, 1e3 * per_iter);
   if (r.times.profiled) {
     const double sum = r.times.spmv + r.times.dot + r.times.update + r.times.precond + r.times.host;
     auto pct = [&](double v) { return sum > 0 ? 100.0 * v / sum : 0.0; };
@@ -168,6 +170,7 @@ int solve_job::run(job_context& ctx) {
        {{"load", sys.seconds},
         {"total", r.times.total},
         {"setup", r.times.setup},
+        {"precond_setup", r.times.precond_setup},
         {"iterate", r.times.iterate},
         {"finish", r.times.finish},
         {"per_iteration", per_iter},
