@@ -14,7 +14,6 @@
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Timer.hpp>
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -47,10 +46,9 @@ using kernel_handle =
     KokkosKernels::Experimental::KokkosKernelsHandle<size_type, int, double, sparse_space, memory_space, memory_space>;
 
 constexpr std::size_t default_work_bytes = std::size_t(256) << 20;
-// A pivot is zero when |u_ii| <= 100 eps times the 1-norm of A's row i (PETSc's default zero-pivot tolerance is
-// also 100 machine epsilons, PCFactorSetZeroPivot). Exactly zero pivots, which Kokkos Kernels turns into 1e6,
-// recompute to a few rounding errors of that scale at most, far below it.
-constexpr double zero_pivot_tolerance = 100.0 * DBL_EPSILON;
+// Exactly zero pivots, which Kokkos Kernels turns into 1e6, recompute to a few rounding errors of the row's scale at
+// most, far below the tolerance.
+constexpr double zero_pivot_tolerance = ilu0_zero_pivot_tolerance;
 
 // The first row (0-based) that has no diagonal entry or whose columns are not strictly increasing
 // (std::numeric_limits<int>::max() if none); `what` says which.

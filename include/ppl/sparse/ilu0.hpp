@@ -11,6 +11,10 @@
 
 namespace ppl {
 
+// A pivot u_ii counts as zero when |u_ii| <= this x the 1-norm of A's row i (PETSc's default zero-pivot tolerance
+// is also 100 machine epsilons, PCFactorSetZeroPivot). The job check (src/jobs/solve_config.cpp) uses it too.
+inline constexpr double ilu0_zero_pivot_tolerance = 100.0 * 2.220446049250313e-16;
+
 struct ilu0_options {
   // Kokkos Kernels' numeric phase keeps a dense map of `rows` ints per row factored concurrently; a level with
   // more rows than this budget allows is factored in several launches. 0: 256 MiB.
