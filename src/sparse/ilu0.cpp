@@ -11,6 +11,7 @@
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spiluk.hpp>
 #include <KokkosSparse_sptrsv.hpp>
+#include <KokkosSparse_trsv.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Timer.hpp>
 #include <algorithm>
@@ -118,20 +119,40 @@ struct pivot_check {
 };
 
 // One triangular factor and its sptrsv handle (level sets built by sptrsv_symbolic).
+// Or, `sequential`, KokkosSparse::trsv on the host: a plain loop over the rows (it reads the views directly, so only
+// for host memory; it takes rank-2 vectors, hence the n x 1 views over the same data).
 struct triangle {
   row_map_view row_map;
   entries_view entries;
   values_view values;
   kernel_handle handle;
+  bool lower = true, sequential = false;
+  crs_matrix host_matrix;  // the factor as a CrsMatrix, for trsv
 
-  void symbolic(int n, bool lower) {
+  void symbolic(int n, bool is_lower, bool run_sequential) {
+    lower = is_lower;
+    sequential = run_sequential;
+    if (sequential) {
+      host_matrix = matrix("ppl::ilu0::factor", n);
+      return;
+    }
     handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
     PPL_KK_TRIANGULAR_NS::sptrsv_symbolic(&handle, row_map, entries);
   }
   void solve(const_vector_view b, vector_view x) {
-    PPL_KK_TRIANGULAR_NS::sptrsv_solve(&handle, row_map, entries, values, b, x);
+    if (!sequential) {
+      PPL_KK_TRIANGULAR_NS::sptrsv_solve(&handle, row_map, entries, values, b, x);
+      return;
+    }
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
+      using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+      const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space, unmanaged> B(b.data(), b.extent(0), 1);
+      const Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space, unmanaged> X(x.data(), x.extent(0), 1);
+      sparse_space().fence();  // b may still be written by a kernel of the solver
+      KokkosSparse::trsv(lower ? "L" : "U", "N", "N", host_matrix, B, X);
+    }
   }
-  int levels() { return static_cast<int>(handle.get_sptrsv_handle()->get_num_levels()); }
+  int levels() { return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels()); }
   crs_matrix matrix(const std::string& label, int n) const {
     return crs_matrix(label, n, n, static_cast<size_type>(values.extent(0)), values, row_map, entries);
   }
@@ -201,6 +222,7 @@ void host_row(const crs_matrix& A, int row, std::vector<int>& cols, std::vector<
 
 struct ilu0_factorization::impl {
   int n = 0;
+  bool sequential = false;
   triangle L, U;
   std::unique_ptr<triangle> Lt, Ut;  // L^T (upper) and U^T (lower), built on the first apply_transpose
   vector_view work;
@@ -297,8 +319,16 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     }
 
     step.reset();
-    L.symbolic(n, true);
-    U.symbolic(n, false);
+    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
+      throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
+    const bool sequential =
+        o.solve == ilu0_triangular_solve::sequential ||
+        (o.solve == ilu0_triangular_solve::automatic && host_memory && sparse_space().concurrency() == 1);
+    p_->sequential = sequential;
+    p_->stats.sequential_solves = sequential;
+    L.symbolic(n, true, sequential);
+    U.symbolic(n, false, sequential);
     p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ilu0::work"), n);
     Kokkos::fence();
     p_->stats.solve_symbolic = step.seconds();
@@ -334,7 +364,7 @@ void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) con
       Kokkos::deep_copy(out->row_map, T.graph.row_map);
       out->entries = T.graph.entries;
       out->values = T.values;
-      out->symbolic(p_->n, lower_result);
+      out->symbolic(p_->n, lower_result, p_->sequential);
       return out;
     };
     p_->Ut = make(p_->U, true);

@@ -15,23 +15,31 @@ namespace ppl {
 // is also 100 machine epsilons, PCFactorSetZeroPivot). The job check (src/jobs/solve_config.cpp) uses it too.
 inline constexpr double ilu0_zero_pivot_tolerance = 100.0 * 2.220446049250313e-16;
 
+// How the triangular solves run. `level_scheduled`: KokkosSparse sptrsv, one launch per level set (a level's rows
+// in parallel). `sequential`: KokkosSparse::trsv, one host loop over the rows, no launches (host memory only).
+// `automatic`: sequential when the execution space is a host space with one thread (where level sets only add a
+// launch per level), level-scheduled otherwise.
+enum class ilu0_triangular_solve { automatic, level_scheduled, sequential };
+
 struct ilu0_options {
   // Kokkos Kernels' numeric phase keeps a dense map of `rows` ints per row factored concurrently; a level with
   // more rows than this budget allows is factored in several launches. 0: 256 MiB.
   std::size_t work_bytes = 0;
+  ilu0_triangular_solve solve = ilu0_triangular_solve::automatic;
 };
 
 // What the set-up built and how long each step took (seconds; each step ends in a fence).
 struct ilu0_stats {
-  double symbolic = 0;        // spiluk_symbolic (on the host in both Kokkos Kernels releases) + the pattern checks
-  double numeric = 0;         // spiluk_numeric + the pivot check
-  double solve_symbolic = 0;  // sptrsv_symbolic of L and U (their level sets)
-  double setup = 0;           // all of the above, with allocations
-  std::int64_t nnz_L = 0;     // stored entries of L, its unit diagonal included
-  std::int64_t nnz_U = 0;     // stored entries of U, its diagonal included
-  int factor_levels = 0;      // level sets of the numeric factorisation (before splitting)
-  int rows_per_launch = 0;    // the most rows one numeric launch factors (the work_bytes cap)
-  int L_levels = 0;           // level sets of the triangular solves
+  double symbolic = 0;             // spiluk_symbolic (on the host in both Kokkos Kernels releases) + the pattern checks
+  double numeric = 0;              // spiluk_numeric + the pivot check
+  double solve_symbolic = 0;       // sptrsv_symbolic of L and U (their level sets)
+  double setup = 0;                // all of the above, with allocations
+  std::int64_t nnz_L = 0;          // stored entries of L, its unit diagonal included
+  std::int64_t nnz_U = 0;          // stored entries of U, its diagonal included
+  int factor_levels = 0;           // level sets of the numeric factorisation (before splitting)
+  int rows_per_launch = 0;         // the most rows one numeric launch factors (the work_bytes cap)
+  bool sequential_solves = false;  // the triangular solves run as KokkosSparse::trsv
+  int L_levels = 0;                // level sets of the level-scheduled triangular solves (0 when sequential)
   int U_levels = 0;
 };
 

@@ -113,11 +113,12 @@ double max_difference(const std::vector<double>& x, const std::vector<double>& y
 }
 
 // Factors A with Kokkos Kernels and with the host oracle; checks the factors, apply() and apply_transpose().
-void check_against_host(const host_csr& A, const std::string& what, const ilu0_options& o = {}) {
+void check_against_host_once(const host_csr& A, const std::string& what, const ilu0_options& o) {
   SCOPED_TRACE(what);
   const auto ref = oracle::ilu0(A);
   ASSERT_LT(ref.zero_pivot_row, 0) << "the test matrix has a zero pivot";
   ilu0_factorization f(to_device(A), o);
+  EXPECT_EQ(f.stats().sequential_solves, o.solve == ilu0_triangular_solve::sequential);
   const host_csr L = to_host(f.lower()), U = to_host(f.upper());
   // Same elimination order as the oracle, so only rounding (and contractions into FMA) may differ.
   EXPECT_LE(factor_difference(L, ref.L, true), 1e-12) << "L";
@@ -140,6 +141,17 @@ void check_against_host(const host_csr& A, const std::string& what, const ilu0_o
   const auto expect_t = oracle::triangular_solve(
       transpose(ref.L), oracle::triangular_solve(transpose(ref.U), r, true, false), false, true);
   EXPECT_LE(max_difference(to_host(z), expect_t), 1e-10 * max_abs(expect_t)) << "apply_transpose";
+}
+
+// The same with the level-scheduled triangular solves and (host memory) the sequential ones.
+void check_against_host(const host_csr& A, const std::string& what, ilu0_options o = {}) {
+  std::vector<ilu0_triangular_solve> modes{ilu0_triangular_solve::level_scheduled};
+  if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible)
+    modes.push_back(ilu0_triangular_solve::sequential);
+  for (const auto mode : modes) {
+    o.solve = mode;
+    check_against_host_once(A, what + (mode == ilu0_triangular_solve::sequential ? ", trsv" : ", sptrsv"), o);
+  }
 }
 
 TEST(Ilu0, MatchesHostOnRandomMatrices) {
