@@ -139,12 +139,14 @@ struct triangle {
     handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
     PPL_KK_TRIANGULAR_NS::sptrsv_symbolic(&handle, row_map, entries);
   }
+  // A template so that the host branch is not instantiated for device memory (CUDA builds).
+  template <class Space = sparse_space>
   void solve(const_vector_view b, vector_view x) {
     if (!sequential) {
       PPL_KK_TRIANGULAR_NS::sptrsv_solve(&handle, row_map, entries, values, b, x);
       return;
     }
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible) {
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
       using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
       const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space, unmanaged> B(b.data(), b.extent(0), 1);
       const Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space, unmanaged> X(x.data(), x.extent(0), 1);
