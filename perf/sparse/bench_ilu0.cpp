@@ -71,6 +71,7 @@ void bm_setup(benchmark::State& st, std::string name) {
   st.counters["numeric_s"] = s.numeric;
   st.counters["solve_levels_s"] = s.solve_symbolic;
   st.counters["factor_levels"] = s.factor_levels;
+  st.counters["largest_level"] = s.largest_level;
   st.counters["rows_per_launch"] = s.rows_per_launch;
   st.counters["L_levels"] = s.L_levels;
   st.counters["U_levels"] = s.U_levels;

@@ -168,6 +168,8 @@ int limit_rows_per_launch(iluk_handle& h, int cap) {
   const int nlevels = static_cast<int>(h.get_num_levels());
 #if PPL_KK_SPILUK_CHUNKS
   // 4.x chunks levels itself (for CUDA, sized from the free device memory); the host views are the handle's own.
+  // Its spiluk_symbolic has already allocated the uncapped map once on the host (replaced here, so it is a peak
+  // during the set-up, not a footprint of the factorisation).
   auto nchunks = h.get_level_nchunks();
   auto rows_per_chunk = h.get_level_nrowsperchunk();
   auto level_ptr = h.get_host_level_ptr();
@@ -281,6 +283,7 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
       throw error(exit_code::failure, os.str());
     }
     p_->stats.factor_levels = static_cast<int>(ih->get_num_levels());
+    p_->stats.largest_level = static_cast<int>(ih->get_level_maxrows());
     const std::size_t budget = o.work_bytes ? o.work_bytes : default_work_bytes;
     const int cap = static_cast<int>(
         std::clamp<std::size_t>(budget / (sizeof(int) * std::max<std::size_t>(n, 1)), 1, std::max(n, 1)));

@@ -37,6 +37,7 @@ struct ilu0_stats {
   std::int64_t nnz_L = 0;          // stored entries of L, its unit diagonal included
   std::int64_t nnz_U = 0;          // stored entries of U, its diagonal included
   int factor_levels = 0;           // level sets of the numeric factorisation (before splitting)
+  int largest_level = 0;           // rows of the largest of those levels
   int rows_per_launch = 0;         // the most rows one numeric launch factors (the work_bytes cap)
   bool sequential_solves = false;  // the triangular solves run as KokkosSparse::trsv
   int L_levels = 0;                // level sets of the level-scheduled triangular solves (0 when sequential)
