@@ -52,7 +52,7 @@ constexpr std::size_t default_work_bytes = std::size_t(256) << 20;
 constexpr double zero_pivot_tolerance = ilu0_zero_pivot_tolerance;
 
 // The first row (0-based) that has no diagonal entry or whose columns are not strictly increasing
-// (std::numeric_limits<int>::max() if none); `what` says which.
+// (std::numeric_limits<int>::max() if none); the caller looks at that row on the host to say which.
 struct pattern_check {
   crs_matrix::row_map_type row_map;
   crs_matrix::index_type entries;
@@ -211,15 +211,13 @@ int limit_rows_per_launch(iluk_handle& h, int cap) {
   throw input_error("ilu0 preconditioner: row " + std::to_string(row + 1) + " (1-based) " + what);
 }
 
-// Host look at one row of A: its columns and values.
-void host_row(const crs_matrix& A, int row, std::vector<int>& cols, std::vector<double>& vals) {
+// Host look at one row of A: its column indices.
+std::vector<int> host_row_columns(const crs_matrix& A, int row) {
   auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
                                                 Kokkos::subview(A.graph.row_map, std::make_pair(row, row + 2)));
   const auto range = std::pair<std::size_t, std::size_t>(rm(0), rm(1));
   auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(A.graph.entries, range));
-  auto v = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(A.values, range));
-  cols.assign(c.data(), c.data() + c.extent(0));
-  vals.assign(v.data(), v.data() + v.extent(0));
+  return std::vector<int>(c.data(), c.data() + c.extent(0));
 }
 
 }  // namespace
@@ -249,9 +247,7 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     Kokkos::parallel_reduce("ppl::ilu0::pattern_check", policy, pattern_check{A.graph.row_map, A.graph.entries},
                             Kokkos::Min<int>(first_bad));
     if (first_bad != std::numeric_limits<int>::max()) {
-      std::vector<int> cols;
-      std::vector<double> vals;
-      host_row(A, first_bad, cols, vals);
+      const auto cols = host_row_columns(A, first_bad);
       if (std::find(cols.begin(), cols.end(), first_bad) == cols.end())
         throw_row_error(first_bad,
                         "has no diagonal entry; ILU(0) needs one in every row (use preconditioner: none, or store "
