@@ -116,9 +116,24 @@ double copy_bandwidth() {
 // Bytes one iteration moves at the least (docs/solver.md, "Memory floor"): the matrix once per SpMV (8 B value +
 // 4 B column per nonzero, the row offsets), x read and y written once per SpMV, and `passes` vector passes of
 // 8 B per row in the vector kernels.
+// GMRES has one SpMV per step and a pass count that grows with the step's place j in the cycle; its "floor" is
+// ppl's own CGS2 traffic (docs/solver.md, GMRES table), averaged over the steps of a solve of `iterations` steps
+// with the default restart (the cycle restarts themselves left out): a measure of the implementation, not of the
+// method's minimum.
+double gmres_mean_passes(bool jacobi, int iterations) {
+  const int m = solver_options{}.restart;
+  double sum = 0;
+  for (int k = 0; k < iterations; ++k) {
+    const int cols = k % m + 1;
+    sum += (jacobi ? 3 : 0) + 2.0 * (cols + (cols + 7) / 8) + 2.0 * (cols + 2) + 2;
+  }
+  return sum / iterations;
+}
+
 double floor_bytes(const std::string& solver, bool jacobi, const crs_matrix& A) {
   const double n = A.numRows(), nnz = double(A.nnz());
   const double spmv = 12.0 * nnz + double(sizeof(crs_matrix::size_type)) * (n + 1) + 16.0 * n;
+  if (solver == "gmres") return spmv + 8.0 * gmres_mean_passes(jacobi, iterations_per_solve()) * n;
   const int passes = solver == "bicgstab" ? (jacobi ? 25 : 18) : (jacobi ? 25 : 17);
   return 2.0 * spmv + 8.0 * passes * n;
 }

@@ -1,6 +1,8 @@
 // Reading and checking the `job: solve` configuration (solve_config.hpp, docs/config.md section "solve").
 #include "solve_config.hpp"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstdint>
 #include <filesystem>
@@ -172,6 +174,12 @@ void read_solver(const config_node& root, solve_config& s) {
   if (o.rtol == 0.0 && o.atol == 0.0)
     throw input_error(c->where() + ": solver.rtol and solver.atol are both 0: the solve could never converge");
   o.max_iters = c->get_in<int>("max_iters", o.max_iters, 0, std::numeric_limits<int>::max());
+  o.dtol = c->get<double>("dtol", o.dtol);
+  if (!(o.dtol > 1.0))  // also NaN
+    throw input_error(c->find("dtol")->where() + ": 'solver.dtol' = " + fmt::format("{:g}", o.dtol) +
+                      " must be greater than 1: the factor by which the residual may grow before the solve stops "
+                      "with diverged_dtol (.inf: never)");
+  o.restart = c->get_in<int>("restart", o.restart, 1, max_gmres_restart);
   const auto precond = c->get_choice("preconditioner", "none", {"none", "jacobi", "ilu0"});
   o.preconditioner = precond == "jacobi" ? preconditioner_kind::jacobi
                      : precond == "ilu0" ? preconditioner_kind::ilu0
@@ -222,6 +230,8 @@ solve_config read_solve_config(const config_node& root) {
     s.solution_path = optional_output_file(*out, "solution");
     s.history_path = optional_output_file(*out, "history");
     s.summary_path = optional_output_file(*out, "summary");
+    s.matrix_out_path = optional_output_file(*out, "matrix");
+    s.rhs_out_path = optional_output_file(*out, "rhs");
   }
   return s;
 }

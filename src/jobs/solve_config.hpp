@@ -39,7 +39,11 @@ struct solve_config {
   std::unique_ptr<spmv_strategy> spmv;  // built by the factory from the `spmv` map
 
   std::optional<std::string> solution_path, history_path, summary_path;  // relative to the current folder
+  std::optional<std::string> matrix_out_path, rhs_out_path;              // the system solved, as Matrix Market files
 };
+
+// The largest `solver.restart`: GMRES keeps restart + 1 basis vectors of n doubles each (at most n + 1 are used).
+constexpr int max_gmres_restart = 10000;
 
 // Reads and checks the configuration and every input file (header first, then the entries, and the matrix's
 // structure), so that `ppl validate` rejects what a run would before any work.

@@ -98,10 +98,11 @@ int solve_job::run(job_context& ctx) {
   ctx.out << fmt::format("solve: {} rows, {} nonzeros ({:.2f} per row), loaded in {:.3f} s\n", n, sys.A.nnz(),
                          nnz_per_row, sys.seconds);
   ctx.out << fmt::format(
-      "  matrix: {}\n  spmv:   {} ({})\n  solver: {}, preconditioner {}, rtol {:g}, atol {:g}, "
+      "  matrix: {}\n  spmv:   {} ({})\n  solver: {}{}, preconditioner {}, rtol {:g}, atol {:g}, dtol {:g}, "
       "max_iters {}\n",
-      sys.description, cfg_.spmv_name, cfg_.spmv->describe(), cfg_.method, to_string(cfg_.options.preconditioner),
-      cfg_.options.rtol, cfg_.options.atol, cfg_.options.max_iters);
+      sys.description, cfg_.spmv_name, cfg_.spmv->describe(), cfg_.method,
+      cfg_.method == "gmres" ? fmt::format("({})", cfg_.options.restart) : "", to_string(cfg_.options.preconditioner),
+      cfg_.options.rtol, cfg_.options.atol, cfg_.options.dtol, cfg_.options.max_iters);
   auto options = cfg_.options;
   if (!ctx.quiet)
     options.progress = [&](int k, double rel) {
@@ -130,7 +131,7 @@ int solve_job::run(job_context& ctx) {
                          r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
   if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
   ctx.out << fmt::format(
-      "  time: total {:.4f} s (setup {:.4f} of which preconditioner {:.4f}, iterations {:.4f}, {:.3f} ms per "
+      "  time: total {:.4f} s (setup {:.4f}, of it preconditioner {:.4f}; iterations {:.4f}, {:.3f} ms per "
       "iteration)\n",
       r.times.total, r.times.setup, r.times.precond_setup, r.times.iterate, 1e3 * per_iter);
   if (r.times.profiled) {
@@ -155,7 +156,9 @@ int solve_job::run(job_context& ctx) {
         {"atol", cfg_.options.atol},
         {"max_iters", cfg_.options.max_iters},
         {"breakdown_tol", cfg_.options.breakdown_tol},
-        {"max_restarts", cfg_.options.max_restarts}}},
+        {"max_restarts", cfg_.options.max_restarts},
+        {"dtol", cfg_.options.dtol},
+        {"restart", cfg_.options.restart}}},
       {"outcome", to_string(r.outcome)},
       {"converged", is_converged(r.outcome)},
       {"breakdown", r.breakdown},
@@ -186,7 +189,8 @@ int solve_job::run(job_context& ctx) {
                             {"host", r.times.host}};
   if (err_l2 >= 0) j["error_vs_exact"] = {{"relative_l2", err_l2}, {"max_abs", err_max}};
   write_outputs(sys, r, x, j);
-  for (const auto& p : {cfg_.solution_path, cfg_.history_path, cfg_.summary_path})
+  for (const auto& p :
+       {cfg_.solution_path, cfg_.history_path, cfg_.summary_path, cfg_.matrix_out_path, cfg_.rhs_out_path})
     if (p) ctx.out << "wrote " << *p << "\n";
   return is_converged(r.outcome) ? 0 : static_cast<int>(exit_code::not_converged);
 }
@@ -205,6 +209,9 @@ void solve_job::write_outputs(const system& sys, const solver_result& r, vector_
     });
   if (cfg_.summary_path)
     write_file_atomically(*cfg_.summary_path, [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
+  // The system as solved, so that another tool (scipy.io.mmread, PETSc, MATLAB) can check the solution.
+  if (cfg_.matrix_out_path) write_matrix_market(*cfg_.matrix_out_path, sys.A, "ppl solve: A of " + sys.description);
+  if (cfg_.rhs_out_path) write_matrix_market_vector(*cfg_.rhs_out_path, sys.b, "ppl solve: b of " + sys.description);
 }
 
 }  // namespace

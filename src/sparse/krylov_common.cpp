@@ -19,6 +19,8 @@ std::string to_string(solver_outcome o) {
       return "diverged_breakdown";
     case solver_outcome::diverged_nan:
       return "diverged_nan";
+    case solver_outcome::diverged_dtol:
+      return "diverged_dtol";
   }
   return "unknown";
 }

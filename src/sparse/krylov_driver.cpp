@@ -31,12 +31,12 @@ solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv
   const auto M = o_.custom_preconditioner ? o_.custom_preconditioner(A) : make_preconditioner(o_.preconditioner, A);
   Kokkos::fence();
   res.times.precond_setup = precond_timer.seconds();
-  const solve_context ctx{A, spmv, b, x, *M, o_};
+  const double tol = stop_tolerance(o_, res.b_norm);
+  const solve_context ctx{A, spmv, b, x, *M, o_, tol};
   const auto method = create(ctx);
 
   const start_result first = method->start(false, 0);
   double rnorm = first.rnorm;
-  const double tol = stop_tolerance(o_, res.b_norm);
   record(o_, res, 0, rnorm);
   res.times.setup = total.seconds();
 
@@ -94,6 +94,10 @@ solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv
     }
     moved = moved || st.moved;
     if (rnorm <= tol) continue;  // the true residual is checked at the top of the loop
+    if (rnorm >= o_.dtol * first.rnorm) {
+      res.outcome = solver_outcome::diverged_dtol;
+      break;
+    }
     if (st.breakdown != nullptr && !restart_after_breakdown(st.breakdown)) break;
   }
   method->conclude();

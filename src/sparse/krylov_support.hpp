@@ -68,6 +68,7 @@ struct solve_context {
   vector_view x;
   const preconditioner& M;
   const solver_options& o;
+  double tol;  // the stopping tolerance max(rtol ||b||, atol)
 };
 
 // What the driver needs to know after a (re)start of the recurrence.

@@ -2,7 +2,7 @@
 // construction of a strategy from a YAML string.
 #include "ppl/sparse/spmv_strategy.hpp"
 
-#include "ppl/sparse/kokkos_kernels_compat.hpp"
+#include "ppl/sparse/transpose.hpp"
 #include "spmv_factories.hpp"
 
 namespace ppl {
@@ -11,10 +11,7 @@ const crs_matrix& spmv_strategy::cached_transpose(const crs_matrix& A) {
   const bool same = transpose_of_ == A.values.data() && transpose_.numRows() == A.numCols() &&
                     transpose_.numCols() == A.numRows() && transpose_.nnz() == A.nnz();
   if (!same) {
-    transpose_ = kk::transpose_matrix(A);
-    // transpose_matrix fills rows through atomics: sort so that the summation order (and the result) is the same
-    // on every run.
-    kk::sort_crs_matrix(transpose_);
+    transpose_ = sorted_transpose(A);  // deterministic: the same products on every run
     transpose_of_ = A.values.data();
     prepare(transpose_);
   }

@@ -178,6 +178,61 @@ struct bicg_update_functor : sum_reduction<3> {
   }
 };
 
+struct multi_dots_functor : sum_reduction<multi_dot_block> {
+  runs e;
+  basis_view V;
+  int first, count;  // columns [first, first + count), count <= 8
+  const_vector_view w;
+  multi_dots_functor(runs e_, basis_view V_, int first_, int count_, const_vector_view w_)
+      : e(e_), V(V_), first(first_), count(count_), w(w_) {}
+  KOKKOS_INLINE_FUNCTION void operator()(const int item, value_type& v) const {
+    double d[multi_dot_block] = {};
+    for (int k = 0; k < per_item; ++k) {
+      const int i = e.element(item, k);
+      if (i >= e.n) break;
+      const double wi = w(i);
+      for (int c = 0; c < count; ++c) d[c] += V(i, first + c) * wi;
+    }
+    for (int c = 0; c < multi_dot_block; ++c) v.v[c] += d[c];
+  }
+};
+
+// y = b y + a V(:, 0..ncols) coef; with Norm also the sum of y_i^2 of the result.
+struct no_reduction {};
+
+template <bool Norm>
+struct combine_functor : std::conditional<Norm, sum_reduction<1>, no_reduction>::type {
+  runs e;
+  basis_view V;
+  int ncols;
+  const double* coef;  // s + slot
+  double a, b;
+  vector_view y;
+  combine_functor(runs e_, basis_view V_, int ncols_, const double* coef_, double a_, double b_, vector_view y_)
+      : e(e_), V(V_), ncols(ncols_), coef(coef_), a(a_), b(b_), y(y_) {}
+  KOKKOS_INLINE_FUNCTION double update(const int item) const {
+    double yy = 0;
+    for (int k = 0; k < per_item; ++k) {
+      const int i = e.element(item, k);
+      if (i >= e.n) break;
+      double sum = 0;
+      for (int c = 0; c < ncols; ++c) sum += coef[c] * V(i, c);
+      const double yi = b == 0.0 ? a * sum : b * y(i) + a * sum;
+      y(i) = yi;
+      if (Norm) yy += yi * yi;
+    }
+    return yy;
+  }
+  template <bool N = Norm, typename std::enable_if<N, int>::type = 0>
+  KOKKOS_INLINE_FUNCTION void operator()(const int item, sums<1>& v) const {
+    v.v[0] += update(item);
+  }
+  template <bool N = Norm, typename std::enable_if<!N, int>::type = 0>
+  KOKKOS_INLINE_FUNCTION void operator()(const int item) const {
+    update(item);
+  }
+};
+
 struct count_nonfinite_functor {
   const_vector_view x;
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& n) const {
@@ -242,6 +297,26 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   f.rt = rt;
   f.s = s.data();
   Kokkos::parallel_reduce("ppl::vec::bicg_update_dots", f.e.policy(), f, result<3>(s, slot));
+}
+
+void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
+  const runs e(w.extent(0));
+  for (int first = 0; first < ncols; first += multi_dot_block) {
+    const int count = ncols - first < multi_dot_block ? ncols - first : multi_dot_block;
+    Kokkos::parallel_reduce("ppl::vec::multi_dots", e.policy(), multi_dots_functor(e, V, first, count, w),
+                            result<multi_dot_block>(s, slot + first));
+  }
+}
+
+void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
+             int norm_slot) {
+  const runs e(y.extent(0));
+  if (norm_slot >= 0)
+    Kokkos::parallel_reduce("ppl::vec::combine_norm", e.policy(),
+                            combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), result<1>(s, norm_slot));
+  else
+    Kokkos::parallel_for("ppl::vec::combine", e.policy(),
+                         combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));
 }
 
 bool all_finite(const_vector_view x) {

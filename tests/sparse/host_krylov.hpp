@@ -1,8 +1,9 @@
 #pragma once
-// Independent float64 host Krylov solvers: the oracle the library's solvers are checked against. Plain loops over
-// host_csr, written from the textbook algorithms and sharing no code with src/sparse (no Kokkos, no fused kernels,
-// no residual replacement, no breakdown handling), so a defect in the library cannot hide in the reference.
-// Used by tests/sparse/spmv (the generators must be solvable) and tests/sparse/krylov (iteration counts).
+// Independent float64 host Krylov solvers (BiCGSTAB, BiCG, GMRES(m)): the oracle the library's solvers are checked
+// against. Plain loops over host_csr, written from the textbook algorithms and sharing no code with src/sparse (no
+// Kokkos, no fused kernels, no residual replacement, no breakdown handling), so a defect in the library cannot hide in
+// the reference. Used by tests/sparse/spmv (the generators must be solvable) and tests/sparse/krylov (iteration
+// counts).
 #include <cmath>
 #include <cstddef>
 #include <vector>
@@ -94,6 +95,75 @@ inline int bicg(const host_csr& A, const std::vector<double>& b, std::vector<dou
     for (std::size_t i = 0; i < n; ++i) x[i] += alpha * p[i], r[i] -= alpha * q[i], rt[i] -= alpha * qt[i];
     if (std::sqrt(dot(r, r)) <= rtol * bnorm) return it;
     if (!std::isfinite(rho) || !std::isfinite(alpha)) return -1;
+  }
+  return -1;
+}
+
+// GMRES(m) (Saad & Schultz 1986; Saad, "Iterative Methods for Sparse Linear Systems", 2nd ed., Algorithm 6.11
+// with restarts), right-preconditioned with D^-1 when `jacobi`, modified Gram-Schmidt, Givens rotations, x0 = 0.
+// Stops when the least-squares residual |g_{j+1}| is <= rtol ||b|| and returns the Arnoldi steps made, or -1 (no
+// convergence in max_iters steps, or a non-finite value). x holds the last iterate.
+inline int gmres(const host_csr& A, const std::vector<double>& b, std::vector<double>& x, double rtol, int max_iters,
+                 bool jacobi, int m) {
+  const std::size_t n = b.size();
+  const auto dinv = inverse_diagonal(A, jacobi);
+  x.assign(n, 0.0);
+  const double bnorm = std::sqrt(dot(b, b));
+  int steps = 0;
+  while (steps < max_iters) {
+    std::vector<double> r = multiply(A, x);
+    for (std::size_t i = 0; i < n; ++i) r[i] = b[i] - r[i];
+    const double beta = std::sqrt(dot(r, r));
+    if (!std::isfinite(beta)) return -1;
+    if (beta <= rtol * bnorm) return steps;
+    std::vector<std::vector<double>> v(1, r), h(m, std::vector<double>(m + 1, 0.0));
+    for (auto& e : v[0]) e /= beta;
+    std::vector<double> g(m + 1, 0.0), c(m), s(m);
+    g[0] = beta;
+    int k = 0;
+    bool done = false;
+    for (; k < m && steps < max_iters; ++k) {
+      ++steps;
+      std::vector<double> z(n);
+      for (std::size_t i = 0; i < n; ++i) z[i] = dinv[i] * v[k][i];
+      std::vector<double> w = multiply(A, z);
+      for (int i = 0; i <= k; ++i) {  // modified Gram-Schmidt
+        h[k][i] = dot(w, v[i]);
+        for (std::size_t l = 0; l < n; ++l) w[l] -= h[k][i] * v[i][l];
+      }
+      h[k][k + 1] = std::sqrt(dot(w, w));
+      for (int i = 0; i < k; ++i) {
+        const double a = h[k][i], bb = h[k][i + 1];
+        h[k][i] = c[i] * a + s[i] * bb;
+        h[k][i + 1] = -s[i] * a + c[i] * bb;
+      }
+      const double den = std::sqrt(h[k][k] * h[k][k] + h[k][k + 1] * h[k][k + 1]);
+      c[k] = h[k][k] / den;
+      s[k] = h[k][k + 1] / den;
+      h[k][k] = den;
+      g[k + 1] = -s[k] * g[k];
+      g[k] = c[k] * g[k];
+      if (!std::isfinite(g[k + 1])) return -1;
+      if (std::fabs(g[k + 1]) <= rtol * bnorm || h[k][k + 1] == 0.0) {
+        ++k;
+        done = true;
+        break;
+      }
+      for (auto& e : w) e /= h[k][k + 1];
+      v.push_back(w);
+    }
+    std::vector<double> y(k);
+    for (int i = k - 1; i >= 0; --i) {
+      double t = g[i];
+      for (int l = i + 1; l < k; ++l) t -= h[l][i] * y[l];
+      y[i] = t / h[i][i];
+    }
+    for (std::size_t l = 0; l < n; ++l) {
+      double u = 0;
+      for (int i = 0; i < k; ++i) u += y[i] * v[i][l];
+      x[l] += dinv[l] * u;
+    }
+    if (done) return steps;
   }
   return -1;
 }

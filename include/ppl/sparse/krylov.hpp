@@ -1,7 +1,8 @@
 #pragma once
-// Krylov solvers for nonsymmetric sparse systems (config `solver.method`): BiCGSTAB and BiCG, optionally with
-// Jacobi preconditioning, on any SpMV strategy. One interface, one registry (src/sparse/solvers_register.cpp); the
-// name is the config value, test parameter, benchmark label and Kokkos profiling region "ppl::solver[<name>]".
+// Krylov solvers for nonsymmetric sparse systems (config `solver.method`): BiCGSTAB, BiCG and GMRES(m), with any
+// preconditioner (preconditioner.hpp), on any SpMV strategy. One interface, one registry
+// (src/sparse/solvers_register.cpp); the name is the config value, test parameter, benchmark label and Kokkos profiling
+// region "ppl::solver[<name>]".
 //
 // Convergence is tested on the recursive residual r_k against max(rtol * ||b||, atol) (2-norms). When it passes,
 // the true residual b - A x is recomputed; if that one misses the tolerance the recurrence restarts from it
@@ -27,6 +28,7 @@ enum class solver_outcome {
   diverged_max_iters,  // max_iters iterations without meeting the tolerance
   diverged_breakdown,  // a denominator of the recurrence vanished (solver_result::breakdown says which)
   diverged_nan,        // a NaN or Inf appeared (in b, x0, A or along the iteration)
+  diverged_dtol,       // ||r_k|| >= dtol ||r_0||: the residual grew past the divergence tolerance
 };
 std::string to_string(solver_outcome o);
 bool is_converged(solver_outcome o);
@@ -35,6 +37,9 @@ struct solver_options {
   double rtol = 1e-8;
   double atol = 0.0;
   int max_iters = 1000;
+  // Divergence: stop with diverged_dtol when ||r_k|| >= dtol ||r_0|| (r_0 the residual of the initial guess), as
+  // PETSc's KSPConvergedDefault does, with PETSc's default 1e5. Must exceed 1; infinity disables it.
+  double dtol = 1e5;
   preconditioner_kind preconditioner = preconditioner_kind::none;
   // When set, builds M instead of `preconditioner` (programmatic use and tests: any preconditioner class).
   std::function<std::unique_ptr<ppl::preconditioner>(const crs_matrix&)> custom_preconditioner;
@@ -48,6 +53,8 @@ struct solver_options {
   // at most this many times in a solve; a breakdown after that, or one that left x where the last (re)start put
   // it (restarting would repeat it exactly), ends the solve with diverged_breakdown.
   int max_restarts = 10;
+  // GMRES(m): the Krylov basis holds at most `restart` vectors (m) before the cycle restarts from the current x.
+  int restart = 30;
   // Called every `progress_every` iterations (0: never) with (iteration, ||r_k|| / ||b||).
   int progress_every = 0;
   std::function<void(int, double)> progress;
@@ -65,7 +72,7 @@ struct solver_times {
 
 struct solver_result {
   solver_outcome outcome = solver_outcome::diverged_max_iters;
-  std::string breakdown;  // with diverged_breakdown: "rho", "omega" or "alpha" (docs/solver.md)
+  std::string breakdown;  // with diverged_breakdown: "rho", "omega", "alpha" or "arnoldi" (docs/solver.md)
   int iterations = 0;
   int restarts = 0;               // residual replacements after a recursive residual passed but the true one did not
   int breakdown_restarts = 0;     // restarts from the current iterate after a breakdown (at most max_restarts)
@@ -93,6 +100,7 @@ const solver_registry& solvers();
 
 std::unique_ptr<krylov_solver> make_bicgstab(const solver_options& o);
 std::unique_ptr<krylov_solver> make_bicg(const solver_options& o);
+std::unique_ptr<krylov_solver> make_gmres(const solver_options& o);
 
 // Jacobi: 1 / a_ii for every row (duplicates summed). A zero, missing or non-finite diagonal throws input_error
 // naming the first such row, 1-based as in Matrix Market.

@@ -19,9 +19,10 @@ class spmv_strategy {
   virtual void prepare(const crs_matrix& A) { (void)A; }
   // y = A x. Does not fence (Krylov loops chain kernels on one stream).
   virtual void apply(const crs_matrix& A, const_vector_view x, vector_view y) = 0;
-  // y = A^T x (BiCG). The default builds an explicit transpose on first use (KokkosKernels transpose_matrix, columns
-  // sorted so results are reproducible), caches it per matrix (identified by the address of its values and its
-  // shape: a matrix whose values change in place needs a fresh strategy) and calls apply on it.
+  // y = A^T x (BiCG). The default builds an explicit transpose on first use (sorted_transpose: rows sorted so
+  // results are reproducible; for a symmetric pattern only the values are new), caches it per matrix (identified by the
+  // address of its values and its shape: a matrix whose values change in place needs a fresh strategy) and calls apply
+  // on it.
   virtual void apply_transpose(const crs_matrix& A, const_vector_view x, vector_view y);
   // A short description of the chosen mapping (e.g. "vector, 8 threads/row, 16 rows/team").
   virtual std::string describe() const = 0;

@@ -84,6 +84,21 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
 void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
                       vector_view r, vector_view rt, scalar_view s, int slot);
 
+// --- a basis of column vectors (GMRES's Krylov basis V, column c = V(:, c), contiguous) ---
+using basis_view = Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space>;
+// Columns of a basis are padded to this many slots in the scalar View: multi_dots writes whole blocks of 8 sums.
+constexpr int multi_dot_block = 8;
+inline int multi_dot_slots(int ncols) {
+  return (ncols + multi_dot_block - 1) / multi_dot_block * multi_dot_block;
+}
+// s[slot + c] = (V(:, c), w) for c < ncols, in blocks of 8 columns per kernel (one pass over w and the 8 columns);
+// slots up to slot + multi_dot_slots(ncols) are written (0 beyond ncols).
+void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot);
+// y = b y + a sum_{c < ncols} s[slot + c] V(:, c), one pass (b = 0 does not read y); with norm_slot >= 0 also
+// s[norm_slot] = (y, y) of the result in the same pass.
+void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
+             int norm_slot = -1);
+
 // True when every entry is finite (one reduction, synchronises).
 bool all_finite(const_vector_view x);
 

@@ -223,7 +223,34 @@ TEST_P(outcomes_generated, zero_diagonal_with_jacobi_names_the_row) {
   EXPECT_TRUE(is_converged(run.result.outcome));
 }
 
-INSTANTIATE_TEST_SUITE_P(solvers, outcomes_generated, ::testing::Values("bicgstab", "bicg"));
+INSTANTIATE_TEST_SUITE_P(solvers, outcomes_generated, ::testing::Values("bicgstab", "bicg", "gmres"));
+
+// dtol: Jacobi-BiCG on 2dcyl1 grows its residual from 24.2 to 2105 in 3 iterations (seeded b).
+// dtol = 50 stops it there, as PETSc's KSP_DIVERGED_DTOL (||r_k|| >= dtol ||r_0||); the default 1e5 lets it go on.
+TEST(outcomes, dtol_stops_a_growing_residual) {
+  const auto A = read_matrix_market(shared_matrix("2dcyl1.mtx"));
+  std::mt19937_64 rng(99);
+  const auto b = to_device_vector(random_vector(A.numRows(), rng));
+  auto spmv = make_spmv_strategy("scalar");
+  spmv->prepare(A);
+  solver_options o;
+  o.max_iters = 20;
+  o.preconditioner = preconditioner_kind::jacobi;
+  o.dtol = 50;
+  vector_view x("x", A.numRows());
+  const auto r = solvers().get("bicg", "test").factory(o)->solve(A, *spmv, b, x);
+  EXPECT_EQ(r.outcome, solver_outcome::diverged_dtol);
+  EXPECT_EQ(r.iterations, 3);
+  ASSERT_EQ(r.history.size(), 4u);
+  EXPECT_GE(r.history[3], 50 * r.history[0]);
+  for (int k = 1; k < 3; ++k) EXPECT_LT(r.history[k], 50 * r.history[0]);
+  Kokkos::deep_copy(x, 0.0);
+  o.dtol = solver_options{}.dtol;
+  const auto go_on = solvers().get("bicg", "test").factory(o)->solve(A, *spmv, b, x);
+  EXPECT_EQ(go_on.outcome, solver_outcome::diverged_max_iters);
+  EXPECT_EQ(go_on.iterations, 20);
+  EXPECT_EQ(go_on.history[3], r.history[3]);
+}
 
 TEST(outcomes, names_are_petsc_like) {
   EXPECT_EQ(to_string(solver_outcome::converged_rtol), "converged_rtol");
@@ -231,7 +258,8 @@ TEST(outcomes, names_are_petsc_like) {
   EXPECT_EQ(to_string(solver_outcome::diverged_max_iters), "diverged_max_iters");
   EXPECT_EQ(to_string(solver_outcome::diverged_breakdown), "diverged_breakdown");
   EXPECT_EQ(to_string(solver_outcome::diverged_nan), "diverged_nan");
-  EXPECT_EQ(solvers().names(), (std::vector<std::string>{"bicgstab", "bicg"}));
+  EXPECT_EQ(to_string(solver_outcome::diverged_dtol), "diverged_dtol");
+  EXPECT_EQ(solvers().names(), (std::vector<std::string>{"bicgstab", "bicg", "gmres"}));
 }
 
 }  // namespace

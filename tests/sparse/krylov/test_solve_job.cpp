@@ -98,6 +98,41 @@ TEST_F(solve_job, generated_manufactured_system_writes_solution_history_and_summ
   EXPECT_EQ(lines, s["iterations"].get<int>() + 1);
 }
 
+// output.matrix and output.rhs write the system as solved; ppl's own reader gets it back bit for bit (17
+// significant digits), and it is the system the solution solves. (tests/cli/solve_mmread.sh reads the same files
+// with scipy.io.mmread.) GMRES with restart and dtol from the job.
+TEST_F(solve_job, output_matrix_and_rhs_write_the_generated_system) {
+  const auto job = write("job.yaml",
+                         "job: solve\n"
+                         "matrix: {generator: convection_diffusion_3x, n: 5, peclet: 30}\n"
+                         "rhs: manufactured\n"
+                         "solver: {method: gmres, restart: 7, dtol: 1.0e3, rtol: 1.0e-10, preconditioner: jacobi}\n"
+                         "output: {matrix: " +
+                             out("A.mtx") + ", rhs: " + out("b.mtx") + ", solution: " + out("x.mtx") +
+                             ", summary: " + out("s.json") + "}\n");
+  std::string log;
+  ASSERT_EQ(run(job, log), 0) << log;
+  EXPECT_NE(log.find("solver: gmres(7), preconditioner jacobi"), std::string::npos) << log;
+  EXPECT_NE(log.find("dtol 1000"), std::string::npos) << log;
+  EXPECT_NE(log.find("wrote " + out("A.mtx")), std::string::npos) << log;
+  const auto sys = make_convection_diffusion({5, 3, 30.0, 1.0});
+  const host_csr expect = to_host(sys.A), got = read_matrix_market_host(out("A.mtx"));
+  EXPECT_EQ(got.rows, expect.rows);
+  EXPECT_EQ(got.row_map, expect.row_map);
+  EXPECT_EQ(got.entries, expect.entries);
+  EXPECT_EQ(got.values, expect.values);
+  const auto b = read_matrix_market_vector_host(out("b.mtx"));
+  EXPECT_EQ(b, to_host_vector(sys.b));
+  EXPECT_LE(host_relative_residual(got, b, read_matrix_market_vector_host(out("x.mtx"))), 1.0e-10 * 1.01);
+  nlohmann::json s;
+  std::ifstream(out("s.json")) >> s;
+  EXPECT_EQ(s["solver"]["method"], "gmres");
+  EXPECT_EQ(s["solver"]["restart"], 7);
+  EXPECT_EQ(s["solver"]["dtol"], 1000.0);
+  EXPECT_GT(s["times"]["precond_setup"].get<double>(), 0.0);  // Jacobi's inverse diagonal, inside setup
+  EXPECT_LE(s["times"]["precond_setup"].get<double>(), s["times"]["setup"].get<double>());
+}
+
 TEST_F(solve_job, matrix_and_rhs_files_are_relative_to_the_job_file) {
   // A 4x4 nonsymmetric system, b and x0 as Matrix Market files beside the job, in a subfolder.
   write("in/A.mtx",
@@ -161,7 +196,14 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: poisson}\n", "'matrix.generator' = 'poisson' is not one of"},
       {"matrix: {generator: convection_diffusion, n: 1}\n", "out of range"},
       {"matrix: {generator: convection_diffusion, n: 4, coupling: 2}\n", "unknown key 'coupling'"},
-      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres}\n", "unknown solver 'gmres'"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres2}\n", "unknown solver 'gmres2'"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres, restart: 0}\n",
+       "job.yaml:3:34: 'solver.restart' = 0 is out of range [1, 10000]"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {dtol: 1}\n",
+       "job.yaml:3:16: 'solver.dtol' = 1 must be greater than 1"},
+      {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {dtol: .nan}\n", "'solver.dtol' = nan must be"},
+      {"matrix: {generator: convection_diffusion, n: 4}\noutput: {matrix: m.mtx, rhs: ./m.mtx}\n",
+       "would overwrite another output"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {preconditioner: ilu}\n",
        "is not one of: none, jacobi"},
       {"matrix: {generator: convection_diffusion, n: 4}\nspmv: {strategy: magic}\n", "unknown spmv strategy 'magic'"},

@@ -169,6 +169,62 @@ TEST_P(vector_ops, all_finite_finds_one_bad_entry) {
   EXPECT_FALSE(vec::all_finite(to_device_vector(x)));
 }
 
+// GMRES's kernels on a basis of 11 columns (a full block of 8 and a partial one): the dots of every column
+// with w, and y = b y + a V c with and without the norm of the result.
+TEST_P(vector_ops, multi_dots_and_combine_match_host) {
+  const int n = GetParam(), cols = 11;
+  vec::basis_view V("V", n, cols);
+  auto Vh = Kokkos::create_mirror_view(V);
+  std::vector<std::vector<double>> col(cols);
+  for (int c = 0; c < cols; ++c) {
+    col[c] = random_vector(n, rng);
+    for (int i = 0; i < n; ++i) Vh(i, c) = col[c][i];
+  }
+  Kokkos::deep_copy(V, Vh);
+  const auto w = random_vector(n, rng, -2.0, 3.0);
+  const int slot = 3, pad = vec::multi_dot_slots(cols);
+  ASSERT_EQ(pad, 16);
+  auto s = slots_on_device(std::vector<double>(slot + pad + 2, -1.0));
+  vec::multi_dots(V, cols, to_device_vector(w), s, slot);
+  auto got = to_host_vector(s);
+  for (int c = 0; c < cols; ++c) {
+    double d = 0, sd = 0;
+    for (int i = 0; i < n; ++i) d += col[c][i] * w[i], sd += std::fabs(col[c][i] * w[i]);
+    EXPECT_NEAR(got[slot + c], d, n * eps * sd) << c;
+  }
+  for (int c = cols; c < pad; ++c) EXPECT_EQ(got[slot + c], 0.0) << c;  // the padding of the last block
+  EXPECT_EQ(got[slot - 1], -1.0);
+  EXPECT_EQ(got[slot + pad], -1.0);
+
+  // y = 0.5 y - 2 V coef, then again with its norm into the last slot; coef = the slots just computed.
+  auto y = random_vector(n, rng);
+  std::vector<double> expect(n);
+  double expect_norm2 = 0, scale = 0;
+  for (int i = 0; i < n; ++i) {
+    double sum = 0, abs_sum = 0;
+    for (int c = 0; c < cols; ++c) sum += got[slot + c] * col[c][i], abs_sum += std::fabs(got[slot + c] * col[c][i]);
+    expect[i] = 0.5 * y[i] - 2.0 * sum;
+    scale = std::max(scale, std::fabs(0.5 * y[i]) + 2.0 * abs_sum);
+    expect_norm2 += expect[i] * expect[i];
+  }
+  for (const int norm_slot : {-1, slot + pad + 1}) {
+    auto yd = to_device_vector(y);
+    vec::combine(V, cols, s, slot, -2.0, 0.5, yd, norm_slot);
+    const auto yh = to_host_vector(yd);
+    for (int i = 0; i < n; ++i) ASSERT_NEAR(yh[i], expect[i], 4 * cols * eps * scale) << i;
+    const auto after = to_host_vector(s);
+    if (norm_slot < 0)
+      EXPECT_EQ(after[slot + pad + 1], -1.0);
+    else
+      EXPECT_NEAR(after[norm_slot], expect_norm2, 4 * n * cols * eps * expect_norm2 + 1e-300);
+  }
+  // b = 0 does not read y: a NaN there is overwritten.
+  std::vector<double> nan_y(n, std::nan(""));
+  auto yd = to_device_vector(nan_y);
+  vec::combine(V, cols, s, slot, 1.0, 0.0, yd);
+  EXPECT_TRUE(vec::all_finite(yd));
+}
+
 INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003));
 
 // The guard: a denominator below guard * sqrt(|s[ref0] s[ref1]|) gives 0 on the device and on the host.
