@@ -13,6 +13,8 @@ std::string to_string(preconditioner_kind p) {
       return "none";
     case preconditioner_kind::jacobi:
       return "jacobi";
+    case preconditioner_kind::ilu0:
+      return "ilu0";
   }
   return "unknown";
 }
@@ -29,6 +31,8 @@ std::unique_ptr<preconditioner> make_preconditioner(preconditioner_kind kind, co
       return precond_detail::make_none();
     case preconditioner_kind::jacobi:
       return precond_detail::make_jacobi(A);
+    case preconditioner_kind::ilu0:
+      return precond_detail::make_ilu0(A);
   }
   throw error(exit_code::failure, "make_preconditioner: unknown kind");
 }

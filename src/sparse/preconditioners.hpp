@@ -9,5 +9,6 @@ namespace ppl::precond_detail {
 
 std::unique_ptr<preconditioner> make_none();
 std::unique_ptr<preconditioner> make_jacobi(const crs_matrix& A);
+std::unique_ptr<preconditioner> make_ilu0(const crs_matrix& A);
 
 }  // namespace ppl::precond_detail

@@ -15,7 +15,7 @@
 
 namespace ppl {
 
-enum class preconditioner_kind { none, jacobi };
+enum class preconditioner_kind { none, jacobi, ilu0 };
 std::string to_string(preconditioner_kind p);
 
 class preconditioner {

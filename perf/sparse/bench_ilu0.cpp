@@ -1,0 +1,149 @@
+// ILU(0) costs (docs/solver.md, "ILU(0)"): the set-up (spiluk symbolic and numeric, the pivot check, sptrsv's level
+// sets) and one application M^-1 r with each triangular-solve path (level-scheduled sptrsv; on host memory also
+// the sequential KokkosSparse::trsv), beside one SpMV of the same matrix (KokkosSparse::spmv) for scale. Matrices:
+// 2dcyl1 and ani4 from data/, generated 27-per-row systems of PPL_BENCH_ILU0_N elements per direction (default
+// "40,64"; 100 gives 970,299 rows).
+//
+// ilu0_setup/<matrix>: one factorisation per repetition, counters = its phases (seconds), level sets, rows per
+// numeric launch. ilu0_apply/<matrix>/<sptrsv|trsv> and spmv/<matrix>: 20 applications per repetition, each timed
+// between fences (manual time per application).
+#include <benchmark/benchmark.h>
+
+#include <KokkosSparse_CrsMatrix.hpp>  // sorts first and brings Kokkos_Core.hpp, which KokkosSparse_spmv.hpp assumes
+#include <KokkosSparse_spmv.hpp>
+#include <Kokkos_Core.hpp>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/ilu0.hpp"
+#include "ppl/sparse/matrix_market.hpp"
+
+namespace ppl::bench {
+namespace {
+
+std::vector<std::string> matrices() {
+  std::vector<std::string> out = {"2dcyl1", "ani4"};
+  const char* env = std::getenv("PPL_BENCH_ILU0_N");
+  std::stringstream ss(env ? env : "40,64");
+  for (std::string item; std::getline(ss, item, ',');) out.push_back("cd27_n" + item);
+  return out;
+}
+
+// One matrix at a time stays in memory (released before Kokkos::finalize by the last benchmark's teardown).
+std::unique_ptr<crs_matrix> current;
+std::string current_name;
+
+const crs_matrix& matrix_named(const std::string& name) {
+  if (current_name != name) {
+    current.reset();
+    if (name.rfind("cd27_n", 0) == 0) {
+      convection_diffusion_params p;
+      p.n = std::stoi(name.substr(6));
+      current = std::make_unique<crs_matrix>(make_convection_diffusion_matrix(p));
+    } else {
+      const char* data = std::getenv("PPL_DATA_DIR");
+      current = std::make_unique<crs_matrix>(
+          read_matrix_market(std::string(data ? data : "data") + "/matrices/" + name + ".mtx.gz"));
+    }
+    current_name = name;
+  }
+  return *current;
+}
+
+void bm_setup(benchmark::State& st, std::string name) {
+  const auto& A = matrix_named(name);
+  ilu0_stats s;
+  for (auto _ : st) {
+    Kokkos::Timer t;
+    ilu0_factorization f(A, {0, ilu0_triangular_solve::level_scheduled});
+    Kokkos::fence();
+    st.SetIterationTime(t.seconds());
+    s = f.stats();
+  }
+  st.counters["rows"] = A.numRows();
+  st.counters["nnz"] = double(A.nnz());
+  st.counters["symbolic_s"] = s.symbolic;
+  st.counters["numeric_s"] = s.numeric;
+  st.counters["solve_levels_s"] = s.solve_symbolic;
+  st.counters["factor_levels"] = s.factor_levels;
+  st.counters["largest_level"] = s.largest_level;
+  st.counters["rows_per_launch"] = s.rows_per_launch;
+  st.counters["L_levels"] = s.L_levels;
+  st.counters["U_levels"] = s.U_levels;
+}
+
+void bm_apply(benchmark::State& st, std::string name, ilu0_triangular_solve mode) {
+  const auto& A = matrix_named(name);
+  ilu0_factorization f(A, {0, mode});
+  vector_view r("r", A.numRows()), z("z", A.numRows());
+  Kokkos::deep_copy(r, 1.0);
+  f.apply(r, z);
+  Kokkos::fence();
+  for (auto _ : st) {
+    Kokkos::Timer t;
+    f.apply(r, z);
+    Kokkos::fence();
+    st.SetIterationTime(t.seconds());
+  }
+  st.counters["rows"] = A.numRows();
+}
+
+void bm_spmv(benchmark::State& st, std::string name) {
+  const auto& A = matrix_named(name);
+  vector_view x("x", A.numRows()), y("y", A.numRows());
+  Kokkos::deep_copy(x, 1.0);
+  KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+  Kokkos::fence();
+  for (auto _ : st) {
+    Kokkos::Timer t;
+    KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
+    Kokkos::fence();
+    st.SetIterationTime(t.seconds());
+  }
+  st.counters["rows"] = A.numRows();
+}
+
+// The last benchmark releases the cached matrix (device memory must go before Kokkos::finalize).
+void bm_release(benchmark::State& st) {
+  for (auto _ : st) current.reset();
+  current_name.clear();
+}
+
+const bool registered = [] {
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
+  for (const auto& m : matrices()) {
+    benchmark::RegisterBenchmark(("ilu0_setup/" + m).c_str(), bm_setup, m)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Repetitions(3)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("spmv/" + m).c_str(), bm_spmv, m)
+        ->UseManualTime()
+        ->Iterations(20)
+        ->Repetitions(3)
+        ->Unit(benchmark::kMillisecond);
+    benchmark::RegisterBenchmark(("ilu0_apply/" + m + "/sptrsv").c_str(), bm_apply, m,
+                                 ilu0_triangular_solve::level_scheduled)
+        ->UseManualTime()
+        ->Iterations(20)
+        ->Repetitions(3)
+        ->Unit(benchmark::kMillisecond);
+    if (host)
+      benchmark::RegisterBenchmark(("ilu0_apply/" + m + "/trsv").c_str(), bm_apply, m,
+                                   ilu0_triangular_solve::sequential)
+          ->UseManualTime()
+          ->Iterations(20)
+          ->Repetitions(3)
+          ->Unit(benchmark::kMillisecond);
+  }
+  benchmark::RegisterBenchmark("release", bm_release)->Iterations(1);
+  return true;
+}();
+
+}  // namespace
+}  // namespace ppl::bench

@@ -1,0 +1,391 @@
+// ILU(0) through Kokkos Kernels: spiluk_symbolic / spiluk_numeric (fill level 0) for L and U, sptrsv for the two
+// level-scheduled triangular solves. What ppl adds around the library (docs/solver.md, "ILU(0)"):
+// - the pattern check before it (a missing diagonal would silently become a 1e6 pivot, see below);
+// - a pivot check after it: Kokkos Kernels (3.4.01 and 4.6.01 alike) replaces an exactly zero pivot by 1e6 and
+//   carries on, so the pivots are recomputed here from the factors and a zero one is an input error;
+// - a cap on the numeric phase's work map (level rows x matrix rows ints, unbounded on the host in both
+//   releases), by splitting large levels into launches of at most `rows_per_launch` rows;
+// - the transposed factors for BiCG's M^-T products.
+#include "ppl/sparse/ilu0.hpp"
+
+#include <KokkosKernels_Handle.hpp>
+#include <KokkosSparse_spiluk.hpp>
+#include <KokkosSparse_sptrsv.hpp>
+#include <KokkosSparse_trsv.hpp>
+#include <Kokkos_Core.hpp>
+#include <Kokkos_Timer.hpp>
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_compat.hpp"
+#include "ppl/sparse/kokkos_kernels_compat.hpp"
+
+// Kokkos Kernels 4.x promoted spiluk and sptrsv out of Experimental (the old names remain there, deprecated);
+// 3.4 has no version macro, 4.x defines KOKKOSKERNELS_VERSION in KokkosKernels_config.h.
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
+#define PPL_KK_TRIANGULAR_NS KokkosSparse
+#define PPL_KK_SPILUK_CHUNKS 1
+#else
+#define PPL_KK_TRIANGULAR_NS KokkosSparse::Experimental
+#define PPL_KK_SPILUK_CHUNKS 0
+#endif
+
+namespace ppl {
+namespace {
+
+using size_type = crs_matrix::size_type;
+using row_map_view = Kokkos::View<size_type*, sparse_space>;
+using entries_view = Kokkos::View<int*, sparse_space>;
+using values_view = Kokkos::View<double*, sparse_space>;
+using memory_space = sparse_space::memory_space;
+using kernel_handle =
+    KokkosKernels::Experimental::KokkosKernelsHandle<size_type, int, double, sparse_space, memory_space, memory_space>;
+
+constexpr std::size_t default_work_bytes = std::size_t(256) << 20;
+// Exactly zero pivots, which Kokkos Kernels turns into 1e6, recompute to a few rounding errors of the row's scale at
+// most, far below the tolerance.
+constexpr double zero_pivot_tolerance = ilu0_zero_pivot_tolerance;
+
+// The first row (0-based) that has no diagonal entry or whose columns are not strictly increasing
+// (std::numeric_limits<int>::max() if none); the caller looks at that row on the host to say which.
+struct pattern_check {
+  crs_matrix::row_map_type row_map;
+  crs_matrix::index_type entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& first_bad) const {
+    bool diagonal = false, sorted = true;
+    for (auto k = row_map(i); k < row_map(i + 1); ++k) {
+      if (entries(k) == i) diagonal = true;
+      if (k > row_map(i) && entries(k) <= entries(k - 1)) sorted = false;
+    }
+    if ((!diagonal || !sorted) && i < first_bad) first_bad = i;
+  }
+};
+
+struct count_lower {
+  crs_matrix::row_map_type row_map;
+  crs_matrix::index_type entries;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, std::int64_t& n) const {
+    for (auto k = row_map(i); k < row_map(i + 1); ++k)
+      if (entries(k) < i) ++n;
+  }
+};
+
+// Recomputes pivot i from the factors, u_ii = a_ii - sum_{k < i} l_ik u_ki (the ILU(0) formula, independent of
+// the library's elimination loop). `consistency` false: keeps the first row whose pivot is zero by the tolerance
+// above or not finite. True: the first row whose stored pivot differs from the recomputed one beyond rounding (a
+// row the library did not factor).
+struct pivot_check {
+  crs_matrix::row_map_type a_map;
+  crs_matrix::index_type a_cols;
+  crs_matrix::values_type a_vals;
+  row_map_view l_map, u_map;
+  entries_view l_cols, u_cols;
+  values_view l_vals, u_vals;
+  bool consistency;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, int& first_bad) const {
+    double pivot = 0, scale = 0, terms = 0;
+    for (auto k = a_map(i); k < a_map(i + 1); ++k) {
+      scale += kmath::fabs(a_vals(k));
+      if (a_cols(k) == i) pivot = a_vals(k);
+    }
+    terms = kmath::fabs(pivot);
+    // L's row i ends with its unit diagonal; U's rows are sorted and start with the diagonal.
+    for (auto k = l_map(i); k + 1 < l_map(i + 1); ++k) {
+      const int row = l_cols(k);
+      auto lo = u_map(row) + 1, hi = u_map(row + 1);
+      while (lo < hi) {
+        const auto mid = lo + (hi - lo) / 2;
+        if (u_cols(mid) < i)
+          lo = mid + 1;
+        else
+          hi = mid;
+      }
+      if (lo < u_map(row + 1) && u_cols(lo) == i) {
+        pivot -= l_vals(k) * u_vals(lo);
+        terms += kmath::fabs(l_vals(k) * u_vals(lo));
+      }
+    }
+    const double stored = u_vals(u_map(i));
+    const bool ok = consistency ? kmath::fabs(stored - pivot) <= 1e-10 * terms
+                                : kmath::isfinite(stored) && kmath::isfinite(pivot) &&
+                                      kmath::fabs(pivot) > zero_pivot_tolerance * scale;
+    if (!ok && i < first_bad) first_bad = i;
+  }
+};
+
+// One triangular factor and its sptrsv handle (level sets built by sptrsv_symbolic).
+// Or, `sequential`, KokkosSparse::trsv on the host: a plain loop over the rows (it reads the views directly, so only
+// for host memory; it takes rank-2 vectors, hence the n x 1 views over the same data).
+struct triangle {
+  row_map_view row_map;
+  entries_view entries;
+  values_view values;
+  kernel_handle handle;
+  bool lower = true, sequential = false;
+  crs_matrix host_matrix;  // the factor as a CrsMatrix, for trsv
+
+  void symbolic(int n, bool is_lower, bool run_sequential) {
+    lower = is_lower;
+    sequential = run_sequential;
+    if (sequential) {
+      host_matrix = matrix("ppl::ilu0::factor", n);
+      return;
+    }
+    handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
+    PPL_KK_TRIANGULAR_NS::sptrsv_symbolic(&handle, row_map, entries);
+  }
+  // A template so that the host branch is not instantiated for device memory (CUDA builds).
+  template <class Space = sparse_space>
+  void solve(const_vector_view b, vector_view x) {
+    if (!sequential) {
+      PPL_KK_TRIANGULAR_NS::sptrsv_solve(&handle, row_map, entries, values, b, x);
+      return;
+    }
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
+      using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+      const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space, unmanaged> B(b.data(), b.extent(0), 1);
+      const Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space, unmanaged> X(x.data(), x.extent(0), 1);
+      sparse_space().fence();  // b may still be written by a kernel of the solver
+      KokkosSparse::trsv(lower ? "L" : "U", "N", "N", host_matrix, B, X);
+    }
+  }
+  int levels() { return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels()); }
+  crs_matrix matrix(const std::string& label, int n) const {
+    return crs_matrix(label, n, n, static_cast<size_type>(values.extent(0)), values, row_map, entries);
+  }
+};
+
+// Splits every factorisation level with more than `cap` rows into launches of at most `cap` rows; returns the
+// largest launch. Rows of one level are independent, so launching them in several groups changes nothing but the
+// size of the work map the numeric phase allocates (launch rows x matrix rows ints).
+template <class iluk_handle>
+int limit_rows_per_launch(iluk_handle& h, int cap) {
+  const int nlevels = static_cast<int>(h.get_num_levels());
+#if PPL_KK_SPILUK_CHUNKS
+  // 4.x chunks levels itself (for CUDA, sized from the free device memory); the host views are the handle's own.
+  // Its spiluk_symbolic has already allocated the uncapped map once on the host (replaced here, so it is a peak
+  // during the set-up, not a footprint of the factorisation).
+  auto nchunks = h.get_level_nchunks();
+  auto rows_per_chunk = h.get_level_nrowsperchunk();
+  auto level_ptr = h.get_host_level_ptr();
+  int largest = 0;
+  for (int l = 0; l < nlevels; ++l) {
+    const int rows = level_ptr(l + 1) - level_ptr(l);
+    const int per = std::min({rows, cap, static_cast<int>(rows_per_chunk(l))});
+    nchunks(l) = per > 0 ? (rows + per - 1) / per : 1;
+    rows_per_chunk(l) = per > 0 ? (rows + nchunks(l) - 1) / nchunks(l) : 0;
+    largest = std::max(largest, static_cast<int>(rows_per_chunk(l)));
+  }
+  h.set_level_maxrowsperchunk(largest);
+  h.alloc_iw(largest, h.get_nrows());
+  return largest;
+#else
+  // 3.4 sizes the work map from the largest level at every spiluk_numeric: split the levels themselves (the level
+  // pointer has room for one level per row).
+  auto level_ptr_d = h.get_level_ptr();
+  auto level_ptr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), level_ptr_d);
+  std::vector<int> split{0};
+  int largest = 0;
+  for (int l = 0; l < nlevels; ++l) {
+    const int begin = level_ptr(l), end = level_ptr(l + 1);
+    const int launches = std::max(1, (end - begin + cap - 1) / cap);
+    const int per = (end - begin + launches - 1) / launches;
+    for (int start = begin + per; start < end; start += per) split.push_back(start);
+    split.push_back(end);
+    largest = std::max(largest, std::min(per, end - begin));
+  }
+  for (std::size_t l = 0; l < split.size(); ++l) level_ptr(l) = split[l];
+  Kokkos::deep_copy(level_ptr_d, level_ptr);
+  h.set_num_levels(split.size() - 1);
+  h.set_level_maxrows(largest);
+  return largest;
+#endif
+}
+
+[[noreturn]] void throw_row_error(int row, const std::string& what) {
+  throw input_error("ilu0 preconditioner: row " + std::to_string(row + 1) + " (1-based) " + what);
+}
+
+// Host look at one row of A: its column indices.
+std::vector<int> host_row_columns(const crs_matrix& A, int row) {
+  auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(),
+                                                Kokkos::subview(A.graph.row_map, std::make_pair(row, row + 2)));
+  const auto range = std::pair<std::size_t, std::size_t>(rm(0), rm(1));
+  auto c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), Kokkos::subview(A.graph.entries, range));
+  return std::vector<int>(c.data(), c.data() + c.extent(0));
+}
+
+}  // namespace
+
+struct ilu0_factorization::impl {
+  int n = 0;
+  bool sequential = false;
+  triangle L, U;
+  std::unique_ptr<triangle> Lt, Ut;  // L^T (upper) and U^T (lower), built on the first apply_transpose
+  vector_view work;
+  ilu0_stats stats;
+};
+
+ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& o) : p_(std::make_unique<impl>()) {
+  Kokkos::Profiling::pushRegion("ppl::ilu0::setup");
+  try {
+    const Kokkos::Timer total;
+    Kokkos::Timer step;
+    const int n = A.numRows();
+    if (A.numCols() != n)
+      throw input_error("ilu0 preconditioner: the matrix is not square (" + std::to_string(n) + " x " +
+                        std::to_string(A.numCols()) + ")");
+    p_->n = n;
+    const auto policy = Kokkos::RangePolicy<sparse_space>(0, n);
+
+    int first_bad = std::numeric_limits<int>::max();
+    Kokkos::parallel_reduce("ppl::ilu0::pattern_check", policy, pattern_check{A.graph.row_map, A.graph.entries},
+                            Kokkos::Min<int>(first_bad));
+    if (first_bad != std::numeric_limits<int>::max()) {
+      const auto cols = host_row_columns(A, first_bad);
+      if (std::find(cols.begin(), cols.end(), first_bad) == cols.end())
+        throw_row_error(first_bad,
+                        "has no diagonal entry; ILU(0) needs one in every row (use preconditioner: none, or store "
+                        "the diagonal)");
+      throw_row_error(first_bad, "has unsorted or duplicate column indices");
+    }
+    std::int64_t lower = 0;
+    Kokkos::parallel_reduce("ppl::ilu0::count_lower", policy, count_lower{A.graph.row_map, A.graph.entries}, lower);
+    const auto nnz_L = static_cast<size_type>(lower + n);
+    const auto nnz_U = static_cast<size_type>(A.nnz() - lower);
+
+    auto& L = p_->L;
+    auto& U = p_->U;
+    kernel_handle kh;
+    kh.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, nnz_L, nnz_U);
+    auto* ih = kh.get_spiluk_handle();
+    L.row_map = row_map_view("ppl::ilu0::L_row_map", n + 1);
+    L.entries = entries_view("ppl::ilu0::L_entries", nnz_L);
+    U.row_map = row_map_view("ppl::ilu0::U_row_map", n + 1);
+    U.entries = entries_view("ppl::ilu0::U_entries", nnz_U);
+    auto a_map = A.graph.row_map;
+    auto a_cols = A.graph.entries;
+    auto a_vals = A.values;
+    PPL_KK_TRIANGULAR_NS::spiluk_symbolic(&kh, 0, a_map, a_cols, L.row_map, L.entries, U.row_map, U.entries);
+    if (ih->get_nnzL() != nnz_L || ih->get_nnzU() != nnz_U) {
+      std::ostringstream os;
+      os << "ilu0: spiluk_symbolic made " << ih->get_nnzL() << " + " << ih->get_nnzU() << " entries for L + U, "
+         << "expected " << nnz_L << " + " << nnz_U << " (the pattern of A)";
+      throw error(exit_code::failure, os.str());
+    }
+    p_->stats.factor_levels = static_cast<int>(ih->get_num_levels());
+    p_->stats.largest_level = static_cast<int>(ih->get_level_maxrows());
+    const std::size_t budget = o.work_bytes ? o.work_bytes : default_work_bytes;
+    const int cap = static_cast<int>(
+        std::clamp<std::size_t>(budget / (sizeof(int) * std::max<std::size_t>(n, 1)), 1, std::max(n, 1)));
+    p_->stats.rows_per_launch = limit_rows_per_launch(*ih, cap);
+    Kokkos::fence();
+    p_->stats.symbolic = step.seconds();
+
+    step.reset();
+    L.values = values_view("ppl::ilu0::L_values", nnz_L);
+    U.values = values_view("ppl::ilu0::U_values", nnz_U);
+    PPL_KK_TRIANGULAR_NS::spiluk_numeric(&kh, 0, a_map, a_cols, a_vals, L.row_map, L.entries, L.values, U.row_map,
+                                         U.entries, U.values);
+    pivot_check check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values, false};
+    first_bad = std::numeric_limits<int>::max();
+    Kokkos::parallel_reduce("ppl::ilu0::pivot_check", policy, check, Kokkos::Min<int>(first_bad));
+    int inconsistent = std::numeric_limits<int>::max();
+    if (first_bad == std::numeric_limits<int>::max()) {
+      check.consistency = true;
+      Kokkos::parallel_reduce("ppl::ilu0::pivot_consistency", policy, check, Kokkos::Min<int>(inconsistent));
+    }
+    Kokkos::fence();
+    p_->stats.numeric = step.seconds();
+    if (inconsistent != std::numeric_limits<int>::max())
+      throw error(exit_code::failure, "ilu0: the pivot Kokkos Kernels stored for row " +
+                                          std::to_string(inconsistent + 1) +
+                                          " (1-based) differs from the one its factors give");
+    if (first_bad != std::numeric_limits<int>::max()) {
+      auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), U.row_map);
+      double pivot = 0;
+      Kokkos::deep_copy(pivot, Kokkos::subview(U.values, static_cast<std::size_t>(u(first_bad))));
+      std::ostringstream os;
+      if (std::isfinite(pivot))
+        os << "has a zero pivot in the ILU(0) factorisation; ILU(0) needs nonzero pivots (use preconditioner: "
+              "jacobi or none, or reorder the matrix)";
+      else
+        os << "has a non-finite pivot (" << pivot << ") in the ILU(0) factorisation: it overflowed";
+      throw_row_error(first_bad, os.str());
+    }
+
+    step.reset();
+    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+    if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
+      throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
+    const bool sequential =
+        o.solve == ilu0_triangular_solve::sequential ||
+        (o.solve == ilu0_triangular_solve::automatic && host_memory && sparse_space().concurrency() == 1);
+    p_->sequential = sequential;
+    p_->stats.sequential_solves = sequential;
+    L.symbolic(n, true, sequential);
+    U.symbolic(n, false, sequential);
+    p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ilu0::work"), n);
+    Kokkos::fence();
+    p_->stats.solve_symbolic = step.seconds();
+    p_->stats.nnz_L = static_cast<std::int64_t>(nnz_L);
+    p_->stats.nnz_U = static_cast<std::int64_t>(nnz_U);
+    p_->stats.L_levels = L.levels();
+    p_->stats.U_levels = U.levels();
+    p_->stats.setup = total.seconds();
+  } catch (...) {
+    Kokkos::Profiling::popRegion();
+    throw;
+  }
+  Kokkos::Profiling::popRegion();
+}
+
+ilu0_factorization::~ilu0_factorization() = default;
+ilu0_factorization::ilu0_factorization(ilu0_factorization&&) noexcept = default;
+ilu0_factorization& ilu0_factorization::operator=(ilu0_factorization&&) noexcept = default;
+
+void ilu0_factorization::apply(const_vector_view r, vector_view z) const {
+  p_->L.solve(r, p_->work);
+  p_->U.solve(p_->work, z);
+}
+
+void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) const {
+  if (!p_->Lt) {
+    // (L U)^T = U^T L^T: U^T is lower with its diagonal last once sorted, L^T upper with its unit diagonal first.
+    auto make = [&](const triangle& t, bool lower_result) {
+      auto T = kk::transpose_matrix(t.matrix("ppl::ilu0::transpose", p_->n));
+      kk::sort_crs_matrix(T);
+      auto out = std::make_unique<triangle>();
+      out->row_map = row_map_view("ppl::ilu0::T_row_map", p_->n + 1);
+      Kokkos::deep_copy(out->row_map, T.graph.row_map);
+      out->entries = T.graph.entries;
+      out->values = T.values;
+      out->symbolic(p_->n, lower_result, p_->sequential);
+      return out;
+    };
+    p_->Ut = make(p_->U, true);
+    p_->Lt = make(p_->L, false);
+  }
+  p_->Ut->solve(r, p_->work);
+  p_->Lt->solve(p_->work, z);
+}
+
+int ilu0_factorization::rows() const {
+  return p_->n;
+}
+crs_matrix ilu0_factorization::lower() const {
+  return p_->L.matrix("ppl::ilu0::L", p_->n);
+}
+crs_matrix ilu0_factorization::upper() const {
+  return p_->U.matrix("ppl::ilu0::U", p_->n);
+}
+const ilu0_stats& ilu0_factorization::stats() const {
+  return p_->stats;
+}
+
+}  // namespace ppl

@@ -1,0 +1,147 @@
+// Every registered solver with `preconditioner: ilu0` on 2dcyl1, ani4 and a generated system: converged, with the
+// TRUE residual recomputed on the host in float64; BiCGSTAB's count within the band of an independent host
+// BiCGSTAB right-preconditioned with the host ILU(0) (tests/sparse/host_ilu0.hpp), and below BiCGSTAB + Jacobi's.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/krylov.hpp"
+#include "ppl/sparse/matrix_market.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
+#include "sparse/host_ilu0.hpp"
+#include "sparse/host_krylov.hpp"
+#include "sparse/krylov/krylov_test_support.hpp"
+
+namespace ppl::test {
+namespace {
+
+struct ilu_system {
+  crs_matrix A;
+  host_csr A_host;
+  std::vector<double> b;
+};
+
+// b = A x* with a fixed pseudo-random x* for the files (as tests/sparse/krylov/test_solvers.cpp), the generator's
+// manufactured b otherwise. Built once per process.
+const ilu_system& system_named(const std::string& name) {
+  static std::map<std::string, ilu_system> cache;
+  if (auto it = cache.find(name); it != cache.end()) return it->second;
+  ilu_system s;
+  if (name == "cd27_pe10") {
+    convection_diffusion_params p;
+    p.n = 12;
+    p.peclet = 10.0;
+    auto g = make_convection_diffusion(p);
+    s.A = g.A;
+    s.b = to_host_vector(g.b);
+  } else {
+    s.A = read_matrix_market(shared_matrix(name + ".mtx"));
+    std::mt19937_64 rng(4242);
+    s.b = host_spmv(to_host(s.A), random_vector(s.A.numRows(), rng));
+  }
+  s.A_host = to_host(s.A);
+  return cache.emplace(name, std::move(s)).first->second;
+}
+struct release : ::testing::Environment {
+  void TearDown() override {
+    // Device views must go before Kokkos::finalize: drop the cached systems' matrices.
+    for (const char* n : {"2dcyl1", "ani4", "cd27_pe10"}) const_cast<ilu_system&>(system_named(n)).A = crs_matrix();
+  }
+};
+[[maybe_unused]] auto* const release_env = ::testing::AddGlobalTestEnvironment(new release);
+
+// Textbook right-preconditioned BiCGSTAB on the host (x0 = 0, r_hat = b; as oracle::bicgstab but with any M^-1),
+// stopping on the recursive residual <= rtol ||b||. Returns the iterations, -1 without convergence.
+int host_bicgstab(const host_csr& A, const std::vector<double>& b, double rtol, int max_iters,
+                  const std::function<std::vector<double>(const std::vector<double>&)>& Minv) {
+  const std::size_t n = b.size();
+  std::vector<double> x(n, 0.0), r = b, rhat = b, p(n, 0.0), v(n, 0.0), s(n);
+  const double bnorm = std::sqrt(oracle::dot(b, b));
+  double rho = 1, alpha = 1, omega = 1;
+  for (int it = 1; it <= max_iters; ++it) {
+    const double rho_new = oracle::dot(rhat, r);
+    const double beta = (rho_new / rho) * (alpha / omega);
+    rho = rho_new;
+    for (std::size_t i = 0; i < n; ++i) p[i] = r[i] + beta * (p[i] - omega * v[i]);
+    const auto ph = Minv(p);
+    v = oracle::multiply(A, ph);
+    alpha = rho / oracle::dot(rhat, v);
+    for (std::size_t i = 0; i < n; ++i) s[i] = r[i] - alpha * v[i];
+    const auto sh = Minv(s);
+    const auto t = oracle::multiply(A, sh);
+    omega = oracle::dot(t, s) / oracle::dot(t, t);
+    for (std::size_t i = 0; i < n; ++i) x[i] += alpha * ph[i] + omega * sh[i];
+    for (std::size_t i = 0; i < n; ++i) r[i] = s[i] - omega * t[i];
+    if (std::sqrt(oracle::dot(r, r)) <= rtol * bnorm) return it;
+    if (!std::isfinite(rho) || !std::isfinite(alpha) || !std::isfinite(omega)) return -1;
+  }
+  return -1;
+}
+
+solver_result solve(const std::string& method, const ilu_system& s, preconditioner_kind pc, std::vector<double>& x) {
+  solver_options o;
+  o.rtol = 1e-8;
+  o.max_iters = 5000;
+  o.preconditioner = pc;
+  auto spmv = make_spmv_strategy("kokkos_kernels");
+  spmv->prepare(s.A);
+  vector_view xd("x", s.A.numRows());
+  const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), xd);
+  x = to_host_vector(xd);
+  return r;
+}
+
+class ilu0_solve : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(ilu0_solve, converges_to_the_true_residual) {
+  const auto& [method, system] = GetParam();
+  const auto& s = system_named(system);
+  std::vector<double> x;
+  const auto r = solve(method, s, preconditioner_kind::ilu0, x);
+  ASSERT_TRUE(is_converged(r.outcome)) << to_string(r.outcome) << " after " << r.iterations << " iterations";
+  // The host recomputation; 1e-10 of slack covers its own rounding on these systems (test_solvers.cpp bounds it).
+  EXPECT_LE(host_relative_residual(s.A_host, s.b, x), 1e-8 + 1e-10);
+  EXPECT_GT(r.times.precond_setup, 0.0);
+  RecordProperty("iterations", r.iterations);
+  std::printf("  %s + ilu0 on %s: %d iterations\n", method.c_str(), system.c_str(), r.iterations);
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(all, ilu0_solve,
+                         ::testing::Combine(::testing::ValuesIn(solvers().names()),
+                                            ::testing::Values("2dcyl1", "ani4", "cd27_pe10")),
+                         param_name);
+
+// BiCGSTAB + ILU(0) against the host BiCGSTAB + host ILU(0) (band as in test_solvers.cpp: max(3, 20%)), and fewer
+// iterations than BiCGSTAB + Jacobi on the two real matrices.
+TEST(ilu0_bicgstab, matches_the_host_oracle_and_beats_jacobi) {
+  for (const std::string name : {"2dcyl1", "ani4"}) {
+    const auto& s = system_named(name);
+    const auto f = oracle::ilu0(s.A_host);
+    const int oracle_its = host_bicgstab(s.A_host, s.b, 1e-8, 5000, [&](const std::vector<double>& v) {
+      return oracle::triangular_solve(f.U, oracle::triangular_solve(f.L, v, true, true), false, false);
+    });
+    ASSERT_GT(oracle_its, 0) << name;
+    std::vector<double> x;
+    const auto ilu = solve("bicgstab", s, preconditioner_kind::ilu0, x);
+    const auto jac = solve("bicgstab", s, preconditioner_kind::jacobi, x);
+    ASSERT_TRUE(is_converged(ilu.outcome) && is_converged(jac.outcome)) << name;
+    std::printf("  %s: BiCGSTAB + ILU(0) %d iterations (host oracle %d), + Jacobi %d\n", name.c_str(), ilu.iterations,
+                oracle_its, jac.iterations);
+    EXPECT_LE(std::abs(ilu.iterations - oracle_its), std::max(3, oracle_its / 5)) << name;
+    EXPECT_LT(ilu.iterations, jac.iterations) << name;
+  }
+}
+
+}  // namespace
+}  // namespace ppl::test
