@@ -2,7 +2,7 @@
 # On the GPU machine, in one call: issue 10's ion-placement measurements (docs/ions.md).
 #   1. test_ions on the CUDA backend (placement vs float64, masks, ties, the job end to end);
 #   2. the target: configs/perf/ions_100k_400.yaml (100,000 atoms, 400^3 at 0.5 A, 150 ions), three runs with
-#      gather_coalesced, one with gather_hybrid_rsqrt_cuda, one with the 12 A cutoff (cutoff_binned); per run the
+#      gather_coalesced, one with gather_hybrid_rsqrt_cuda, one with the 12 A cutoff (cutoff_binned, then cutoff_binned_cuda); per run the
 #      map time, mask time, placement time and median time per ion, JSON summaries in $OUT;
 #   3. CUDA against OpenMP: configs/examples/ions_actin.yaml at 2 A, its placed points compared with the OpenMP run
 #      committed in perf/results/ions-openmp/actin_2A.json (the maps differ in the last bits, MUFU rsqrt against
@@ -44,6 +44,7 @@ if want target; then
   for r in 1 2 3; do run "ions100k-run$r" configs/perf/ions_100k_400.yaml; done
   run ions100k-hybrid configs/perf/ions_100k_400.yaml --set strategy=gather_hybrid_rsqrt_cuda
   run ions100k-cutoff configs/perf/ions_100k_400_cutoff.yaml
+  run ions100k-cutoff-cuda configs/perf/ions_100k_400_cutoff.yaml --set strategy=cutoff_binned_cuda
 fi
 if want compare; then
   echo "== CUDA against OpenMP"
