@@ -1,6 +1,9 @@
-// `auto`: the vector mapping with threads per row chosen from the matrix's mean nonzeros per row at prepare()
-// (rule in auto_threads_per_row, stated and checked against the sweep in docs/solver.md).
+// `auto`: the fastest strategy the build has, chosen at prepare(): `vector_cuda` on a CUDA build, else the portable
+// vector mapping with threads per row from the matrix's mean nonzeros per row (rule in auto_threads_per_row, stated
+// and checked against the sweep in docs/solver.md).
+#include <Kokkos_Core.hpp>
 #include <cmath>
+#include <type_traits>
 
 #include "spmv_vector.hpp"
 
@@ -22,21 +25,48 @@ int cuda_threads_per_row(double mean_nnz) {
 
 namespace {
 
-class spmv_auto final : public spmv_vector_mapping {
+// The portable vector mapping with the rule's threads per row.
+class auto_vector final : public spmv_vector_mapping {
  public:
-  explicit spmv_auto(int rows_per_team) : spmv_vector_mapping("auto", vector_mapping{2, rows_per_team}) {}
+  explicit auto_vector(int rows_per_team) : spmv_vector_mapping("auto", vector_mapping{2, rows_per_team}) {}
+  void set_threads_per_row(int t) { m_.threads_per_row = t; }
+};
+
+// The fastest strategy this build has for the matrix: on a CUDA build `vector_cuda` (with its own threads-per-row
+// rule), which beat every other mapping and cuSPARSE at 27 and 81 nonzeros per row and 0.5M-3M rows on the H200
+// (perf/results/h200-run4, docs/solver.md: 2750-3150 GB/s against the portable vector's 1684-1795 at 27/row);
+// elsewhere the portable vector mapping with auto_threads_per_row. describe() says which and why.
+class spmv_auto final : public spmv_strategy {
+ public:
+  explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
   void prepare(const crs_matrix& A) override {
     const double mean = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0;
-    m_.threads_per_row = auto_threads_per_row(mean);
-    prepared_ = true;
+#if defined(KOKKOS_ENABLE_CUDA)
+    if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
+      if (!cuda_) cuda_ = make_spmv_vector_cuda(nullptr);
+      cuda_->prepare(A);
+      chosen_ = cuda_.get();
+      why_ = "CUDA build: vector_cuda is the fastest mapping on the H200 at every measured size";
+      return;
+    }
+#endif
+    portable_.set_threads_per_row(auto_threads_per_row(mean));
+    chosen_ = &portable_;
+    why_ = "portable vector mapping, threads per row from the mean row length";
   }
   void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
-    if (!prepared_) prepare(A);  // a caller that skipped prepare still gets the rule
-    spmv_vector_mapping::apply(A, x, y);
+    if (chosen_ == nullptr) prepare(A);  // a caller that skipped prepare still gets the rule
+    chosen_->apply(A, x, y);
+  }
+  std::string describe() const override {
+    return chosen_ == nullptr ? "auto (not prepared)" : "auto: " + chosen_->describe() + " (" + why_ + ")";
   }
 
  private:
-  bool prepared_ = false;
+  auto_vector portable_;
+  std::unique_ptr<spmv_strategy> cuda_;
+  spmv_strategy* chosen_ = nullptr;
+  std::string why_;
 };
 
 }  // namespace
