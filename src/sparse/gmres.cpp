@@ -36,7 +36,7 @@ class gmres_method final : public krylov_method {
         V_("ppl::gmres::V", n_, m_ + 1),
         u_("ppl::gmres::u", n_),
         z_(identity_ ? vector_view() : vector_view("ppl::gmres::z", n_)),
-        s_("ppl::gmres::scalars", 3 * pad_ + 1),
+        s_("ppl::gmres::scalars", 3 * pad_ + 3),  // norm_slot() takes dots3's three sums
         R_(static_cast<std::size_t>(m_ + 1) * m_, 0.0),
         g_(m_ + 1, 0.0),
         cs_(m_, 0.0),
