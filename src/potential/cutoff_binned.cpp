@@ -141,6 +141,11 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
   if (double(geo.regions[0]) * geo.regions[1] * geo.regions[2] > 2147483647.0)
     throw input_error(label + ": more than 2^31 - 1 regions; use a larger 'region'");
   const int grow_to = bp.auto_capacity ? bp.max_capacity : 0;
+  // The kernels address a bin's first slot with an int.
+  if (double(geo.grid.size()) * std::max(bp.capacity, grow_to) > 2147483647.0)
+    throw input_error(label + ": " + std::to_string(geo.grid.size()) + " bins x " +
+                      std::to_string(std::max(bp.capacity, grow_to)) +
+                      " slots exceed 2^31 - 1 atom slots; use larger bins or a smaller 'bin_capacity'");
   if (default_space_is_gpu())
     spatial::check_atom_bins_memory(geo.grid, std::max(bp.capacity, grow_to), atoms.size(),
                                     query_system_info().device_memory_gib * 1073741824.0 * 0.9, "device memory");

@@ -126,11 +126,13 @@ KOKKOS_INLINE_FUNCTION staged_atom* staged_atoms(const Member& m, int n) {
 }
 
 // The team scratch of one launch at `level`: region accumulators and staged atoms at level 0, the scan of the
-// stencil's bin counts at geo.scan_level (level 1, global memory, when level 0 would overflow with it).
+// stencil's bin counts and each offset's first slot at geo.scan_level (level 1, global memory, when level 0 would
+// overflow with it).
 inline std::size_t binned_scratch_bytes(const binned_geometry& geo, int level) {
   using scratch_space = Kokkos::DefaultExecutionSpace::scratch_memory_space;
   const std::size_t points = std::size_t(geo.region[0]) * geo.region[1] * geo.region[2];
-  const std::size_t scan = Kokkos::View<int*, scratch_space>::shmem_size(std::size_t(geo.stencil_size) + 1);
+  const std::size_t scan = Kokkos::View<int*, scratch_space>::shmem_size(std::size_t(geo.stencil_size) + 1) +
+                           Kokkos::View<int*, scratch_space>::shmem_size(std::size_t(geo.stencil_size));
   const std::size_t fixed =
       Kokkos::View<float*, scratch_space>::shmem_size(points) + staged_atom_bytes(geo.stage_atoms);
   return (level == 0 ? fixed : 0) + (level == geo.scan_level ? scan : 0);
@@ -205,18 +207,12 @@ struct binned_kernel {
   float rc2;
   bool accumulate;
 
-  KOKKOS_INLINE_FUNCTION int fill_of(const int (&b0)[3], int s) const {
-    int bin;
-    float shift[3];
-    return stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift) ? counts(bin)
-                                                                                                         : 0;
-  }
-
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     const int pts = geo.region[0] * geo.region[1] * geo.region[2];
     const int S = geo.stencil_size;
     scratch<float> acc(m.team_scratch(0), pts);
     scratch<int> scan(m.team_scratch(geo.scan_level), S + 1);
+    scratch<int> first_slot(m.team_scratch(geo.scan_level), S);
     staged_atom* stage = staged_atoms(m, geo.stage_atoms);
     const int rank = m.team_rank(), team = m.team_size();
     const int r = m.league_rank();
@@ -227,9 +223,13 @@ struct binned_kernel {
     geo.grid.bin_of(geo.g.coord(i0), geo.g.coord(j0), geo.g.coord(k0), b0[0], b0[1], b0[2]);
     for (int p = rank; p < pts; p += team) acc(p) = 0.0f;
     Kokkos::parallel_scan(Kokkos::TeamThreadRange(m, S), [&](const int s, int& run, const bool final) {
-      const int n = fill_of(b0, s);
+      int bin;
+      float shift[3];
+      const bool inside = stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift);
+      const int n = inside ? counts(bin) : 0;
       if (final) {
         scan(s) = run;
+        first_slot(s) = bin * geo.capacity;
         if (s == S - 1) scan(S) = run + n;
       }
       run += n;
@@ -245,14 +245,18 @@ struct binned_kernel {
       for (int t = rank; t < n; t += team) {
         const int atom = a0 + t;
         const int s = bin_of_packed_atom(scan, S, atom);
-        int bin;
-        float shift[3];
-        stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift);
-        atom4 at = slots(std::int64_t(bin) * geo.capacity + (atom - scan(s)));
-        at.x += shift[0];
-        at.y += shift[1];
-        at.z += shift[2];
-        stage[t] = staged_atom{at.x, at.y, at.z, at.q};
+        // The slots are a Kokkos allocation (aligned beyond 16 bytes) of 16-byte atoms: one 128-bit load each.
+        staged_atom at =
+            reinterpret_cast<const staged_atom*>(slots.data())[std::int64_t(first_slot(s)) + (atom - scan(s))];
+        if (geo.grid.periodic) {
+          int bin;
+          float shift[3];
+          stencil_bin(geo.grid, b0, stencil(3 * s), stencil(3 * s + 1), stencil(3 * s + 2), bin, shift);
+          at.x += shift[0];
+          at.y += shift[1];
+          at.z += shift[2];
+        }
+        stage[t] = at;
       }
       m.team_barrier();
       for (int seg = rank; seg < segments; seg += team) {
