@@ -45,7 +45,7 @@ const potential_registry& potential_strategies() {
         {"cutoff_binned",
          "small bins of fixed capacity sorted on the device, a region's neighbourhood offset list, bins staged in team "
          "scratch, C points per thread with a per-atom segment test, overflow atoms on the host (bin_edge, "
-         "bin_capacity, coarsening, region, atom_test, team_size, bins_per_stage)",
+         "bin_capacity, coarsening, region, atom_test, team_size, stage_atoms)",
          "all", make_cutoff_binned, build_requirement::none, cutoff, cutoff_binned_parameters()});
     r.add({"cutoff_large_bins",
            "the lecture's baseline: bins as large as the cutoff, a region reads the 3 x 3 x 3 around it (the same "
