@@ -14,36 +14,12 @@
 #include "ppl/potential/atoms.hpp"
 #include "support/ppl_test.hpp"
 
+using ppl_test::read_json;
+using ppl_test::run_command;
+using ppl_test::run_job;
 using ppl_test::temp_dir;
 
 namespace {
-
-int run_job(const std::string& path, std::string* output = nullptr) {
-  auto j = ppl::load_job(path, {});
-  std::ostringstream out;
-  ppl::job_context ctx{out};
-  const int rc = j->run(ctx);
-  if (output) *output = out.str();
-  return rc;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
-
-std::string run_command(const std::string& cmd, int& status) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
 
 // A coarse lattice keeps the map cheap (the placement is what these tests are about; the map's accuracy is the
 // potential tests' business).

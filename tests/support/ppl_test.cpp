@@ -4,10 +4,14 @@
 #include <zlib.h>
 
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <stdexcept>
+
+#include "ppl/jobs/job.hpp"
 
 namespace ppl_test {
 
@@ -113,6 +117,33 @@ void record_kokkos_flags(const std::vector<std::string>& flags) {
 }
 const std::vector<std::string>& kokkos_flags() {
   return recorded_kokkos_flags();
+}
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  return nlohmann::json::parse(in);
+}
+
+std::string run_command(const std::string& cmd, int& status) {
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (!p) {
+    status = -1;
+    return out;
+  }
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  status = pclose(p);
+  return out;
+}
+
+int run_job(const std::string& path, std::string* output) {
+  auto j = ppl::load_job(path, {});
+  std::ostringstream out;
+  ppl::job_context ctx{out};
+  const int rc = j->run(ctx);
+  if (output) *output = out.str();
+  return rc;
 }
 
 }  // namespace ppl_test

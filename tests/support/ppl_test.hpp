@@ -6,6 +6,7 @@
 #include <Kokkos_Macros.hpp>
 #include <cstdint>
 #include <filesystem>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -50,6 +51,16 @@ std::string data_path(const std::string& relative);
 
 // The whole content of a plain or gzip-compressed file.
 std::string read_file(const std::string& path);
+
+// A JSON file (a job's summary) parsed.
+nlohmann::json read_json(const std::string& path);
+
+// Runs a shell command (a real reader: python3 with mrcfile, gemmi, griddataformats); its stdout, and its wait
+// status in `status` (-1 when it could not be started).
+std::string run_command(const std::string& cmd, int& status);
+
+// Loads and runs the job file at `path` in this process; its exit code, its printed text in *output if given.
+int run_job(const std::string& path, std::string* output = nullptr);
 
 // The seed of this test run: fixed by default (the same inputs on every platform and run); PPL_TEST_SEED=<n> sets
 // it, PPL_TEST_SEED=random draws one. It is printed with every failing test. `stream` derives independent seeds.

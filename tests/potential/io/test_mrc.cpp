@@ -17,6 +17,7 @@
 #include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
+using ppl_test::run_command;
 using ppl_test::temp_dir;
 
 namespace {
@@ -62,19 +63,6 @@ struct mrc_bytes {
   }
   std::string label(int n) const { return text(224 + std::size_t(n) * 80, 80); }
 };
-
-std::string run_command(const std::string& cmd, int& status) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  status = pclose(p);
-  return out;
-}
 
 std::string padded(std::string s) {
   s.resize(80, ' ');

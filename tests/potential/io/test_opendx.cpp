@@ -15,6 +15,7 @@
 #include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
+using ppl_test::run_command;
 using ppl_test::temp_dir;
 
 namespace {
@@ -40,19 +41,6 @@ std::vector<std::string> lines_of(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::string> out;
   for (std::string l; std::getline(in, l);) out.push_back(l);
-  return out;
-}
-
-std::string run_command(const std::string& cmd, int& status) {
-  std::string out;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (!p) {
-    status = -1;
-    return out;
-  }
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  status = pclose(p);
   return out;
 }
 

@@ -19,23 +19,11 @@
 #include "support/ppl_test.hpp"
 
 using ppl_test::error_of;
+using ppl_test::read_json;
+using ppl_test::run_job;
 using ppl_test::temp_dir;
 
 namespace {
-
-int run_job(const std::string& path, std::string* output = nullptr) {
-  auto j = ppl::load_job(path, {});
-  std::ostringstream out;
-  ppl::job_context ctx{out};
-  const int rc = j->run(ctx);
-  if (output) *output = out.str();
-  return rc;
-}
-
-nlohmann::json read_json(const std::string& path) {
-  std::ifstream in(path);
-  return nlohmann::json::parse(in);
-}
 
 // The random input of the jobs below, as the generator makes it.
 ppl::atoms job_atoms() {
