@@ -26,6 +26,17 @@ const parameter_spec stage_atoms_parameter{
     "",
     "atoms per stage in team scratch (shared memory on a GPU), packed across the bins of the offset list"};
 
+// The capacity of the small-bin strategies (cutoff_binned and cutoff_binned_cuda).
+const parameter_spec small_bin_capacity_parameter{
+    "bin_capacity",
+    parameter_type::integer,
+    {},
+    1,
+    1024,
+    "auto",
+    "",
+    "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that nothing overflows to the host"};
+
 const parameter_spec team_size_parameter{
     "team_size", parameter_type::integer,
     {},          1,
@@ -74,16 +85,7 @@ const parameter_space& cutoff_binned_parameters() {
                        "4",
                        "",
                        "bin edge (A); periodic boxes stretch it to divide the box"}};
-    for (auto& p : shared_parameters({"bin_capacity",
-                                      parameter_type::integer,
-                                      {},
-                                      1,
-                                      1024,
-                                      "auto",
-                                      "",
-                                      "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that "
-                                      "nothing overflows to the host"}))
-      s.push_back(p);
+    for (auto& p : shared_parameters(small_bin_capacity_parameter)) s.push_back(p);
     s.push_back(team_size_parameter);
     s.push_back(stage_atoms_parameter);
     return s;
@@ -450,15 +452,7 @@ std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params
 const parameter_space& cutoff_binned_cuda_parameters() {
   static const parameter_space space = [] {
     parameter_space s{cutoff_binned_parameters().front()};  // bin_edge
-    for (auto& p : shared_parameters({"bin_capacity",
-                                      parameter_type::integer,
-                                      {},
-                                      1,
-                                      1024,
-                                      "auto",
-                                      "",
-                                      "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that "
-                                      "nothing overflows to the host"})) {
+    for (auto& p : shared_parameters(small_bin_capacity_parameter)) {
       if (p.name == "coarsening") {
         p.allowed = {"4", "8", "16"};
         p.hi = 16;
