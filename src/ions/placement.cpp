@@ -3,8 +3,8 @@
 #include "ppl/ions/placement.hpp"
 
 #include <algorithm>
-#include <climits>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <vector>
 
@@ -18,53 +18,78 @@ namespace ppl {
 namespace {
 
 // Lowest score first, then lowest index: a total order on the candidates, so every reduction tree (OpenMP threads,
-// CUDA blocks and warps) ends at the same point. Points not allowed never become candidates; the identity has
-// index INT_MAX and the largest float as its score, which every finite candidate beats or ties with a lower index,
-// so a lattice with no allowed point gives index INT_MAX (reported as -1).
-KOKKOS_INLINE_FUNCTION bool better(float score, int index, float best_score, int best_index) {
-  return score < best_score || (score == best_score && index < best_index);
+// CUDA blocks and warps) ends at the same point. The pair (score, index) is packed into one 64-bit key whose unsigned
+// order is that order: the float's bits mapped so that unsigned comparison orders them as floats (negatives
+// reversed, positives above them), the index below. One key makes the cross-team step a single atomic min, so a pass
+// needs as many teams as fill the device rather than the at most block-size blocks of a Kokkos 3.4 CUDA range
+// reduction with a struct value (measured: 0.9 ms per ion on a 6.4e7-point lattice on the H200 against 0.15 ms at
+// copy bandwidth). Points not allowed and NaN scores never become candidates; no candidate leaves the identity.
+using choice_key = unsigned long long;
+constexpr choice_key no_choice = ~choice_key(0);
+
+KOKKOS_INLINE_FUNCTION choice_key make_key(float score, int index) {
+  const float s = score + 0.0f;  // -0 becomes +0: they compare equal as floats, so they must pack equal
+  std::uint32_t u;
+  std::memcpy(&u, &s, sizeof u);
+  u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
+  return (choice_key(u) << 32) | choice_key(std::uint32_t(index));
+}
+
+ion_choice to_choice(choice_key key) {
+  if (key == no_choice) return ion_choice{0.0f, -1};
+  std::uint32_t u = std::uint32_t(key >> 32);
+  u = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
+  float score;
+  std::memcpy(&score, &u, sizeof score);
+  return ion_choice{score, int(std::uint32_t(key & 0xffffffffu))};
 }
 
 KOKKOS_INLINE_FUNCTION int imin(int a, int b) {
   return a < b ? a : b;  // Kokkos::min is not in every release ppl builds against
 }
 
-struct choice_value {
-  float score;
-  int index;
-};
+// Points per team in a selection pass: enough per thread to hide the loads' latency, few enough that a 6.4e7-point
+// lattice still gives thousands of teams (one atomic each on the result).
+constexpr int points_per_team = 8192;
 
-KOKKOS_INLINE_FUNCTION void init_choice(choice_value& v) {
-  v.score = 3.40282347e+38f;  // FLT_MAX, spelt out: no numeric_limits call in device code
-  v.index = INT_MAX;
-}
-
-ion_choice to_choice(const choice_value& v) {
-  return v.index == INT_MAX ? ion_choice{0.0f, -1} : ion_choice{v.score, v.index};
+// One pass over the lattice: `point(idx)` does the pass's per-point work and returns the point's key (no_choice
+// when it is not a candidate); the smallest key lands in `best`, which the caller has set to no_choice.
+template <class PointFn>
+void min_key_pass(const char* label, int n, Kokkos::View<choice_key> best, const PointFn& point) {
+  using policy = Kokkos::TeamPolicy<>;
+  using member = policy::member_type;
+  const int league = (n + points_per_team - 1) / points_per_team;
+  Kokkos::parallel_for(
+      label, policy(league, Kokkos::AUTO), KOKKOS_LAMBDA(const member& team) {
+        const int begin = team.league_rank() * points_per_team;
+        const int end = imin(begin + points_per_team, n);
+        choice_key local = no_choice;
+        Kokkos::parallel_reduce(
+            Kokkos::TeamThreadRange(team, begin, end),
+            [&](const int idx, choice_key& m) {
+              const choice_key k = point(idx);
+              if (k < m) m = k;
+            },
+            Kokkos::Min<choice_key>(local));
+        Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_fetch_min(&best(), local); });
+      });
 }
 
 // Selection only: the first ion, before any update.
-struct select_functor {
-  using value_type = choice_value;
+struct select_point {
   Kokkos::View<const float*> v;
   Kokkos::View<const std::uint8_t*> allowed;
   float q;
-  KOKKOS_INLINE_FUNCTION void operator()(int idx, value_type& best) const {
-    if (!allowed(idx)) return;
+  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx) const {
+    if (!allowed(idx)) return no_choice;
     const float s = q * v(idx);
-    if (better(s, idx, best.score, best.index)) best.score = s, best.index = idx;
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& b) const { init_choice(b); }
-  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type& dst,
-                                   const PPL_KOKKOS_JOIN_VOLATILE value_type& src) const {
-    if (better(src.score, src.index, dst.score, dst.index)) dst.score = src.score, dst.index = src.index;
+    return s == s ? make_key(s, idx) : no_choice;
   }
 };
 
-// v += the ion's term at every point; with `select`, the next ion's choice on the updated values, in the same pass.
+// v += the ion's term at every point; with `select`, the next ion's key on the updated values, in the same pass.
 template <class Term>
-struct add_ion_functor {
-  using value_type = choice_value;
+struct add_ion_point {
   Kokkos::View<float*> v;
   Kokkos::View<const std::uint8_t*> allowed;
   spatial::lattice_shape shape;
@@ -72,7 +97,7 @@ struct add_ion_functor {
   Term term;
   bool select;
   float next_q;
-  KOKKOS_INLINE_FUNCTION void operator()(int idx, value_type& best) const {
+  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx) const {
     int i, j, k;
     shape.ijk(idx, i, j, k);
     const float dx = shape.coord(i) - ix, dy = shape.coord(j) - iy, dz = shape.coord(k) - iz;
@@ -82,15 +107,9 @@ struct add_ion_functor {
     const float add = r2 < float(coincidence_radius2) ? 0.0f : term(iq, r2, kernels::fast_rsqrt(r2));
     const float nv = v(idx) + add;
     v(idx) = nv;
-    if (select && allowed(idx)) {
-      const float s = next_q * nv;
-      if (better(s, idx, best.score, best.index)) best.score = s, best.index = idx;
-    }
-  }
-  KOKKOS_INLINE_FUNCTION void init(value_type& b) const { init_choice(b); }
-  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type& dst,
-                                   const PPL_KOKKOS_JOIN_VOLATILE value_type& src) const {
-    if (better(src.score, src.index, dst.score, dst.index)) dst.score = src.score, dst.index = src.index;
+    if (!select || !allowed(idx)) return no_choice;
+    const float s = next_q * nv;
+    return s == s ? make_key(s, idx) : no_choice;
   }
 };
 
@@ -104,7 +123,10 @@ struct mask_atom {
 }  // namespace
 
 ion_placer::ion_placer(const lattice& g, const interaction& pair)
-    : grid_(g), pair_(pair), allowed_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::allowed"), g.size()) {
+    : grid_(g),
+      pair_(pair),
+      allowed_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::allowed"), g.size()),
+      best_("ppl::ions::best") {
   if (g.periodic) throw input_error("ion placement needs a non-periodic lattice");
 }
 
@@ -185,10 +207,11 @@ std::int64_t ion_placer::count_allowed() const {
 }
 
 ion_choice ion_placer::select(potential_view v, float q) const {
-  choice_value best;
-  Kokkos::parallel_reduce("ppl::ions::select", Kokkos::RangePolicy<Kokkos::IndexType<int>>(0, int(v.extent(0))),
-                          select_functor{v, allowed_, q}, best);
-  return to_choice(best);
+  Kokkos::deep_copy(best_, no_choice);
+  min_key_pass("ppl::ions::select", int(v.extent(0)), best_, select_point{v, allowed_, q});
+  choice_key key;
+  Kokkos::deep_copy(key, best_);
+  return to_choice(key);
 }
 
 void ion_placer::exclude_around(int index, double distance) {
@@ -219,26 +242,28 @@ ion_choice ion_placer::add_ion(potential_view v, int index, float q, const float
   const auto shape = grid_.shape();
   int i, j, k;
   shape.ijk(index, i, j, k);
-  choice_value best;
+  Kokkos::deep_copy(best_, no_choice);
   auto run = [&](auto term) {
-    add_ion_functor<decltype(term)> f{v,
-                                      allowed_,
-                                      shape,
-                                      shape.coord(i),
-                                      shape.coord(j),
-                                      shape.coord(k),
-                                      q,
-                                      term,
-                                      next_q != nullptr,
-                                      next_q ? *next_q : 0.0f};
-    Kokkos::parallel_reduce("ppl::ions::add_ion", Kokkos::RangePolicy<Kokkos::IndexType<int>>(0, int(v.extent(0))), f,
-                            best);
+    add_ion_point<decltype(term)> f{v,
+                                    allowed_,
+                                    shape,
+                                    shape.coord(i),
+                                    shape.coord(j),
+                                    shape.coord(k),
+                                    q,
+                                    term,
+                                    next_q != nullptr,
+                                    next_q ? *next_q : 0.0f};
+    min_key_pass("ppl::ions::add_ion", int(v.extent(0)), best_, f);
   };
   if (pair_.is_cutoff())
     kernels::with_cutoff_term(pair_, run);
   else
     run(kernels::coulomb_term{});
-  return next_q ? to_choice(best) : ion_choice{};
+  if (!next_q) return ion_choice{};
+  choice_key key;
+  Kokkos::deep_copy(key, best_);
+  return to_choice(key);
 }
 
 }  // namespace ppl

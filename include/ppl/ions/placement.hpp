@@ -54,7 +54,8 @@ class ion_placer {
  private:
   lattice grid_;
   interaction pair_;
-  Kokkos::View<std::uint8_t*> allowed_;  // 1: an ion may go there
+  Kokkos::View<std::uint8_t*> allowed_;    // 1: an ion may go there
+  Kokkos::View<unsigned long long> best_;  // a selection pass's result: (score, index) packed, see placement.cpp
 };
 
 }  // namespace ppl
