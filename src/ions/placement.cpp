@@ -10,6 +10,7 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_compat.hpp"
+#include "ppl/core/system_info.hpp"
 #include "ppl/potential/kernels/fast_rsqrt.hpp"
 #include "ppl/potential/kernels/pair_terms.hpp"
 #include "ppl/spatial/lattice_shape.hpp"
@@ -52,26 +53,35 @@ KOKKOS_INLINE_FUNCTION int imin(int a, int b) {
 // lattice still gives thousands of teams (one atomic each on the result).
 constexpr int points_per_team = 8192;
 
-// One pass over the lattice: `point(idx)` does the pass's per-point work and returns the point's key (no_choice
-// when it is not a candidate); the smallest key lands in `best`, which the caller has set to no_choice.
+// One pass over the lattice: `point(idx, i, j, k)` does the pass's per-point work and returns the point's key
+// (no_choice when it is not a candidate); the smallest key lands in `best`, which the caller has set to no_choice.
+// Each thread walks its points team-size apart and steps (i, j, k) along instead of dividing per point.
 template <class PointFn>
-void min_key_pass(const char* label, int n, Kokkos::View<choice_key> best, const PointFn& point) {
-  using policy = Kokkos::TeamPolicy<>;
-  using member = policy::member_type;
+void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos::View<choice_key> best,
+                  const PointFn& point) {
+  using policy_type = Kokkos::TeamPolicy<>;
+  using member = policy_type::member_type;
+  const int n = int(shape.size()), nx = shape.nx, ny = shape.ny;
   const int league = (n + points_per_team - 1) / points_per_team;
+  const policy_type policy = default_space_is_gpu() ? policy_type(league, 256) : policy_type(league, Kokkos::AUTO);
   Kokkos::parallel_for(
-      label, policy(league, Kokkos::AUTO), KOKKOS_LAMBDA(const member& team) {
-        const int begin = team.league_rank() * points_per_team;
-        const int end = imin(begin + points_per_team, n);
+      label, policy, KOKKOS_LAMBDA(const member& team) {
+        const int stride = team.team_size();
+        const int end = imin((team.league_rank() + 1) * points_per_team, n);
+        int idx = team.league_rank() * points_per_team + team.team_rank();
         choice_key local = no_choice;
-        Kokkos::parallel_reduce(
-            Kokkos::TeamThreadRange(team, begin, end),
-            [&](const int idx, choice_key& m) {
-              const choice_key k = point(idx);
-              if (k < m) m = k;
-            },
-            Kokkos::Min<choice_key>(local));
-        Kokkos::single(Kokkos::PerTeam(team), [&]() { Kokkos::atomic_fetch_min(&best(), local); });
+        if (idx < end) {
+          int i, j, k;
+          shape.ijk(idx, i, j, k);
+          for (; idx < end; idx += stride) {
+            const choice_key key = point(idx, i, j, k);
+            if (key < local) local = key;
+            for (i += stride; i >= nx; i -= nx)
+              if (++j == ny) j = 0, ++k;
+          }
+        }
+        team.team_reduce(Kokkos::Min<choice_key>(local));
+        if (team.team_rank() == 0) Kokkos::atomic_fetch_min(&best(), local);
       });
 }
 
@@ -80,7 +90,7 @@ struct select_point {
   Kokkos::View<const float*> v;
   Kokkos::View<const std::uint8_t*> allowed;
   float q;
-  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx) const {
+  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx, int, int, int) const {
     if (!allowed(idx)) return no_choice;
     const float s = q * v(idx);
     return s == s ? make_key(s, idx) : no_choice;
@@ -97,9 +107,7 @@ struct add_ion_point {
   Term term;
   bool select;
   float next_q;
-  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx) const {
-    int i, j, k;
-    shape.ijk(idx, i, j, k);
+  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx, int i, int j, int k) const {
     const float dx = shape.coord(i) - ix, dy = shape.coord(j) - iy, dz = shape.coord(k) - iz;
     const float r2 = dx * dx + dy * dy + dz * dz;
     // The singularity rule of potential_strategy.hpp: the ion's own point (r2 = 0) gets nothing; a select, not a
@@ -208,7 +216,7 @@ std::int64_t ion_placer::count_allowed() const {
 
 ion_choice ion_placer::select(potential_view v, float q) const {
   Kokkos::deep_copy(best_, no_choice);
-  min_key_pass("ppl::ions::select", int(v.extent(0)), best_, select_point{v, allowed_, q});
+  min_key_pass("ppl::ions::select", grid_.shape(), best_, select_point{v, allowed_, q});
   choice_key key;
   Kokkos::deep_copy(key, best_);
   return to_choice(key);
@@ -254,7 +262,7 @@ ion_choice ion_placer::add_ion(potential_view v, int index, float q, const float
                                     term,
                                     next_q != nullptr,
                                     next_q ? *next_q : 0.0f};
-    min_key_pass("ppl::ions::add_ion", int(v.extent(0)), best_, f);
+    min_key_pass("ppl::ions::add_ion", shape, best_, f);
   };
   if (pair_.is_cutoff())
     kernels::with_cutoff_term(pair_, run);

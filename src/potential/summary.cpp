@@ -3,10 +3,55 @@
 
 #include <fmt/format.h>
 
+#include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "ppl/core/kokkos_compat.hpp"
+
 namespace ppl {
+
+namespace {
+
+// Extremes with their lowest indices and the float64 sum, as one reduction value: ties go to the lowest index, so
+// every backend reports the same positions as the host loop below. A lattice of NaNs only reports NaN at point 0.
+struct extremes {
+  float min, max;
+  std::int64_t imin, imax;
+  double sum;
+};
+
+struct extremes_functor {
+  using value_type = extremes;
+  Kokkos::View<const float*> v;
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t n, value_type& e) const {
+    const float x = v(n);
+    if (x < e.min || (x == e.min && n < e.imin)) e.min = x, e.imin = n;
+    if (x > e.max || (x == e.max && n < e.imax)) e.max = x, e.imax = n;
+    e.sum += x;
+  }
+  KOKKOS_INLINE_FUNCTION void init(value_type& e) const {
+    e.min = 3.40282347e+38f, e.max = -3.40282347e+38f;  // FLT_MAX, spelt out for device code
+    e.imin = e.imax = INT64_MAX;
+    e.sum = 0;
+  }
+  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type& d,
+                                   const PPL_KOKKOS_JOIN_VOLATILE value_type& s) const {
+    if (s.min < d.min || (s.min == d.min && s.imin < d.imin)) d.min = s.min, d.imin = s.imin;
+    if (s.max > d.max || (s.max == d.max && s.imax < d.imax)) d.max = s.max, d.imax = s.imax;
+    d.sum += s.sum;
+  }
+};
+
+std::array<double, 3> position_of(const lattice& g, std::size_t n) {
+  const std::size_t nx = std::size_t(g.dims[0]), ny = std::size_t(g.dims[1]);
+  return {g.coord(0, int(n % nx)), g.coord(1, int(n / nx % ny)), g.coord(2, int(n / (nx * ny)))};
+}
+
+}  // namespace
 
 value_stats compute_stats(const lattice& g, const float* values) {
   value_stats s;
@@ -20,12 +65,22 @@ value_stats compute_stats(const lattice& g, const float* values) {
     if (v < values[imin]) imin = n;
     if (v > values[imax]) imax = n;
   }
-  auto position = [&](std::size_t n) {
-    const std::size_t nx = std::size_t(g.dims[0]), ny = std::size_t(g.dims[1]);
-    return std::array<double, 3>{g.coord(0, int(n % nx)), g.coord(1, int(n / nx % ny)), g.coord(2, int(n / (nx * ny)))};
-  };
   s.min = values[imin], s.max = values[imax], s.mean = sum / double(s.points);
-  s.min_position = position(imin), s.max_position = position(imax);
+  s.min_position = position_of(g, imin), s.max_position = position_of(g, imax);
+  return s;
+}
+
+value_stats compute_stats(const lattice& g, Kokkos::View<const float*> values) {
+  value_stats s;
+  s.points = g.size();
+  if (s.points == 0) return s;
+  extremes e;
+  Kokkos::parallel_reduce("ppl::potential::stats",
+                          Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(s.points)),
+                          extremes_functor{values}, e);
+  if (e.imin == INT64_MAX) e.imin = e.imax = 0, e.min = e.max = std::numeric_limits<float>::quiet_NaN();
+  s.min = e.min, s.max = e.max, s.mean = e.sum / double(s.points);
+  s.min_position = position_of(g, std::size_t(e.imin)), s.max_position = position_of(g, std::size_t(e.imax));
   return s;
 }
 

@@ -30,7 +30,9 @@ struct accumulator {
 };
 
 // float64 reference at the given lattice points, in parallel on the host, in chunks so memory stays bounded.
-void check_points(const atoms& a, const lattice& g, const interaction& physics, const float* values,
+// `value(n, point)` is the strategy's value at the n-th checked point, lattice index `point`.
+template <class Value>
+void check_points(const atoms& a, const lattice& g, const interaction& physics, const Value& value,
                   const std::vector<std::size_t>* picked, std::size_t count, accumulator& acc) {
   constexpr std::size_t chunk = std::size_t(1) << 18;
   std::vector<double> ref(std::min(chunk, count));
@@ -43,8 +45,36 @@ void check_points(const atoms& a, const lattice& g, const interaction& physics, 
                            ref[n] = reference_potential_at(a, g, p[0], p[1], p[2], physics);
                          });
     Kokkos::DefaultHostExecutionSpace().fence();
-    for (std::size_t n = 0; n < m; ++n) acc.add(double(values[point(n)]), ref[n]);
+    for (std::size_t n = 0; n < m; ++n) acc.add(double(value(begin + n, point(n))), ref[n]);
   }
+}
+
+// What a check covers: "full", "sample" (with the picked points) or "none".
+std::string check_mode(const verification_options& o, const atoms& a, std::size_t n_points) {
+  std::string mode = o.mode;
+  if (mode == "auto") mode = double(a.size()) * double(n_points) <= o.full_limit ? "full" : "sample";
+  if (mode == "sample" && o.samples >= n_points) mode = "full";  // sampling everything is a full check
+  return mode;
+}
+
+// Points drawn uniformly (with replacement) from a seeded mt19937_64, reproducible across libraries.
+std::vector<std::size_t> sample_points(const verification_options& o, std::size_t n_points) {
+  std::mt19937_64 rng(o.seed);
+  std::vector<std::size_t> picked(o.samples);
+  for (auto& p : picked) p = std::min(n_points - 1, std::size_t(double(rng() >> 11) * 0x1.0p-53 * double(n_points)));
+  return picked;
+}
+
+verification_result finish(const verification_options& o, const accumulator& acc, verification_result r,
+                           std::chrono::steady_clock::time_point t0) {
+  r.reference_norm = std::sqrt(acc.ref2);
+  const double diff = std::sqrt(acc.diff2);
+  r.error = diff == 0.0 ? 0.0 : acc.ref2 > 0 ? diff / r.reference_norm : std::numeric_limits<double>::infinity();
+  if (!std::isfinite(diff)) r.error = std::numeric_limits<double>::infinity();
+  r.max_abs_error = acc.max_abs;
+  r.passed = r.error <= o.tolerance;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
 }
 
 }  // namespace
@@ -54,32 +84,50 @@ verification_result verify_potential(const verification_options& o, const atoms&
   verification_result r;
   r.tolerance = o.tolerance;
   const std::size_t n_points = g.size();
-  std::string mode = o.mode;
-  if (mode == "auto") mode = double(a.size()) * double(n_points) <= o.full_limit ? "full" : "sample";
-  if (mode == "sample" && o.samples >= n_points) mode = "full";  // sampling everything is a full check
+  r.mode = check_mode(o, a, n_points);
+  if (r.mode == "none") return r;
+  const auto t0 = std::chrono::steady_clock::now();
+  accumulator acc;
+  auto value = [&](std::size_t, std::size_t point) { return values[point]; };
+  if (r.mode == "full") {
+    check_points(a, g, physics, value, nullptr, n_points, acc);
+    r.points = n_points;
+  } else {
+    const auto picked = sample_points(o, n_points);
+    check_points(a, g, physics, value, &picked, picked.size(), acc);
+    r.points = picked.size();
+  }
+  return finish(o, acc, r, t0);
+}
+
+verification_result verify_potential(const verification_options& o, const atoms& a, const lattice& g,
+                                     const interaction& physics, Kokkos::View<const float*> values) {
+  const std::size_t n_points = g.size();
+  const std::string mode = check_mode(o, a, n_points);
+  if (mode == "full") {
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), values);
+    return verify_potential(o, a, g, physics, host.data());
+  }
+  verification_result r;
+  r.tolerance = o.tolerance;
   r.mode = mode;
   if (mode == "none") return r;
   const auto t0 = std::chrono::steady_clock::now();
+  // Only the sampled values come to the host: a gather on the device, one small copy.
+  const auto picked = sample_points(o, n_points);
+  Kokkos::View<std::size_t*, Kokkos::HostSpace> host_points("ppl::verify::points", picked.size());
+  std::copy(picked.begin(), picked.end(), host_points.data());
+  auto points = Kokkos::create_mirror_view_and_copy(Kokkos::DefaultExecutionSpace::memory_space(), host_points);
+  Kokkos::View<float*> gathered("ppl::verify::gathered", picked.size());
+  Kokkos::parallel_for(
+      "ppl::potential::verify_gather", Kokkos::RangePolicy<>(0, picked.size()),
+      KOKKOS_LAMBDA(const std::size_t n) { gathered(n) = values(points(n)); });
+  auto host_values = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), gathered);
   accumulator acc;
-  if (mode == "full") {
-    check_points(a, g, physics, values, nullptr, n_points, acc);
-    r.points = n_points;
-  } else {
-    // Points drawn uniformly (with replacement) from a seeded mt19937_64, reproducible across libraries.
-    std::mt19937_64 rng(o.seed);
-    std::vector<std::size_t> picked(o.samples);
-    for (auto& p : picked) p = std::min(n_points - 1, std::size_t(double(rng() >> 11) * 0x1.0p-53 * double(n_points)));
-    check_points(a, g, physics, values, &picked, picked.size(), acc);
-    r.points = picked.size();
-  }
-  r.reference_norm = std::sqrt(acc.ref2);
-  const double diff = std::sqrt(acc.diff2);
-  r.error = diff == 0.0 ? 0.0 : acc.ref2 > 0 ? diff / r.reference_norm : std::numeric_limits<double>::infinity();
-  if (!std::isfinite(diff)) r.error = std::numeric_limits<double>::infinity();
-  r.max_abs_error = acc.max_abs;
-  r.passed = r.error <= o.tolerance;
-  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  return r;
+  check_points(
+      a, g, physics, [&](std::size_t n, std::size_t) { return host_values(n); }, &picked, picked.size(), acc);
+  r.points = picked.size();
+  return finish(o, acc, r, t0);
 }
 
 }  // namespace ppl

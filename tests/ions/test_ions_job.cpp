@@ -3,6 +3,7 @@
 // python3-gemmi is installed), and a placement that runs out of room.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/potential/atoms.hpp"
 #include "support/ppl_test.hpp"
@@ -91,6 +93,50 @@ TEST(ions_job, actin_dimer_neutralised_with_24_cations) {
     previous = ion["potential"].get<double>();
   }
   EXPECT_NE(out.find("net charge: solute -24.0000 e"), std::string::npos) << out;
+}
+
+// The maps written before and after placement: the one before is the map the first ion was chosen on (its value
+// there is the first ion's potential; the summary's extremes are its extremes) and the one after differs from it by
+// the ions' own potentials (a float64 host sum), so neither map is the other, and neither is scaled twice.
+TEST(ions_job, maps_before_and_after_placement_are_what_they_say) {
+  temp_dir t;
+  std::string text = job_text(t, "actin-dimer.pqr.gz", "{neutralize: true}");
+  const std::string outputs = ", dx_before: " + t.file("before.dx") + ", dx_after: " + t.file("after.dx");
+  text.replace(text.find(", summary: "), 0, outputs);
+  text += "physics: {units: kT_per_e}\n";
+  const auto job = t.write("job.yaml", text);
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("s.json"));
+  const auto before = ppl::read_opendx(t.file("before.dx")), after = ppl::read_opendx(t.file("after.dx"));
+  ASSERT_EQ(before.values.size(), after.values.size());
+  const auto& placed = s["ions"]["placed"];
+  ASSERT_EQ(placed.size(), 24u);
+  const double first = placed[0]["potential"].get<double>();
+  EXPECT_NEAR(before.values[placed[0]["point"].get<std::size_t>()], first, 1e-6 * std::abs(first));
+  const auto [lo, hi] = std::minmax_element(before.values.begin(), before.values.end());
+  EXPECT_NEAR(s["potential"]["min"].get<double>(), *lo, 1e-6 * std::abs(*lo));
+  EXPECT_NEAR(s["potential"]["max"].get<double>(), *hi, 1e-6 * std::abs(*hi));
+  // kT/e per e/A (permittivity 1).
+  const auto& g = before.geometry;
+  const double scale = s["physics"]["unit_factor"].get<double>();
+  const std::size_t nx = std::size_t(g.dims[0]), ny = std::size_t(g.dims[1]);
+  double worst = 0;
+  for (std::size_t n = 0; n < before.values.size(); ++n) {
+    const double px = g.origin[0] + double(n % nx) * g.delta[0], py = g.origin[1] + double(n / nx % ny) * g.delta[1],
+                 pz = g.origin[2] + double(n / (nx * ny)) * g.delta[2];
+    double sum = 0;
+    for (const auto& ion : placed) {
+      const auto& r = ion["position"];
+      const double d2 = std::pow(px - r[0].get<double>(), 2) + std::pow(py - r[1].get<double>(), 2) +
+                        std::pow(pz - r[2].get<double>(), 2);
+      if (d2 >= 1e-8) sum += ion["charge"].get<double>() / std::sqrt(d2);
+    }
+    // Float32 sums, then 7 significant digits in each file.
+    const double tol = 1e-5 * scale + 2e-6 * (std::abs(before.values[n]) + std::abs(after.values[n]));
+    worst = std::max(worst, std::abs(after.values[n] - before.values[n] - sum * scale) / tol);
+  }
+  EXPECT_LE(worst, 1.0);
 }
 
 TEST(ions_job, achbp_non_integer_charge_rounds_to_the_nearest_counter_ion_count) {

@@ -1,6 +1,7 @@
 #pragma once
 // What a potential job reports: the map's extrema and where they are, the timing, the verification, the context.
 // Printed as text and written as JSON (the `summary` output of `job: potential`).
+#include <Kokkos_Core.hpp>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +22,8 @@ struct value_stats {
   std::array<double, 3> min_position{}, max_position{};  // A; the first point in storage order on ties
   std::size_t points = 0;
 };
-value_stats compute_stats(const lattice& g, const float* values);  // values x fastest, g.size() of them
+value_stats compute_stats(const lattice& g, const float* values);                // values x fastest, g.size() of them
+value_stats compute_stats(const lattice& g, Kokkos::View<const float*> values);  // the same on the device
 
 struct timing_stats {
   int warmup = 0;

@@ -2,6 +2,7 @@
 // Checking a strategy's raw output (e/A) against float64 sums on the host, independent of every strategy: all
 // points for small problems, a seeded random sample of points for large ones. The error is the relative L2 norm
 // ||v - v_ref|| / ||v_ref|| over the points checked.
+#include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -38,5 +39,8 @@ struct verification_result {
 // `values` are the strategy's raw output, x fastest, g.size() of them (host memory).
 verification_result verify_potential(const verification_options& o, const atoms& a, const lattice& g,
                                      const interaction& physics, const float* values);
+// The same on a map in the default memory space: a sample check gathers only the sampled points to the host.
+verification_result verify_potential(const verification_options& o, const atoms& a, const lattice& g,
+                                     const interaction& physics, Kokkos::View<const float*> values);
 
 }  // namespace ppl
