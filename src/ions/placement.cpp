@@ -52,10 +52,24 @@ KOKKOS_INLINE_FUNCTION int imin(int a, int b) {
 // Points per team in a selection pass: enough per thread to hide the loads' latency, few enough that a 6.4e7-point
 // lattice still gives thousands of teams (one atomic each on the result).
 constexpr int points_per_team = 8192;
+// Points a thread loads before it computes: one load in flight per thread leaves a pass at about half the copy
+// bandwidth (Little's law at 2048 threads per SM), so each thread issues this many independent loads at a time.
+constexpr int loads_in_flight = 4;
 
-// One pass over the lattice: `point(idx, i, j, k)` does the pass's per-point work and returns the point's key
-// (no_choice when it is not a candidate); the smallest key lands in `best`, which the caller has set to no_choice.
-// Each thread walks its points team-size apart and steps (i, j, k) along instead of dividing per point.
+// What a pass reads at one point before it computes there.
+struct point_state {
+  float v;
+  std::uint8_t allowed;
+};
+
+constexpr float not_a_candidate = std::numeric_limits<float>::infinity();  // +Inf: never below a thread's best so far
+
+// One pass over the lattice. Per point, `point.finish(idx, i, row, state)` does the pass's work on what
+// `point.load(idx)` read and returns the point's score (not_a_candidate when it is none); `row` is
+// `point.row(j, k)`, what the point's row shares. The smallest (score, index) lands in `best`, which the caller has
+// set to no_choice. Each thread walks its points team-size apart in increasing index order, so a strict `<` keeps
+// its lowest index among equal scores and the packed key is made once per thread; it issues `loads_in_flight`
+// loads ahead of its arithmetic and steps (i, j, k) along instead of dividing per point.
 template <class PointFn>
 void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos::View<choice_key> best,
                   const PointFn& point) {
@@ -69,17 +83,31 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos
         const int stride = team.team_size();
         const int end = imin((team.league_rank() + 1) * points_per_team, n);
         int idx = team.league_rank() * points_per_team + team.team_rank();
-        choice_key local = no_choice;
+        float best_score = not_a_candidate;
+        int best_index = -1;
         if (idx < end) {
           int i, j, k;
           shape.ijk(idx, i, j, k);
-          for (; idx < end; idx += stride) {
-            const choice_key key = point(idx, i, j, k);
-            if (key < local) local = key;
-            for (i += stride; i >= nx; i -= nx)
-              if (++j == ny) j = 0, ++k;
+          auto row = point.row(j, k);
+          for (; idx < end; idx += loads_in_flight * stride) {
+            point_state state[loads_in_flight];
+            for (int u = 0; u < loads_in_flight; ++u)
+              if (idx + u * stride < end) state[u] = point.load(idx + u * stride);
+            for (int u = 0; u < loads_in_flight && idx + u * stride < end; ++u) {
+              const float score = point.finish(idx + u * stride, i, row, state[u]);
+              if (score < best_score) best_score = score, best_index = idx + u * stride;
+              i += stride;
+              if (i >= nx) {
+                do {
+                  i -= nx;
+                  if (++j == ny) j = 0, ++k;
+                } while (i >= nx);
+                row = point.row(j, k);
+              }
+            }
           }
         }
+        choice_key local = best_index < 0 ? no_choice : make_key(best_score, best_index);
         team.team_reduce(Kokkos::Min<choice_key>(local));
         if (team.team_rank() == 0) Kokkos::atomic_fetch_min(&best(), local);
       });
@@ -90,14 +118,15 @@ struct select_point {
   Kokkos::View<const float*> v;
   Kokkos::View<const std::uint8_t*> allowed;
   float q;
-  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx, int, int, int) const {
-    if (!allowed(idx)) return no_choice;
-    const float s = q * v(idx);
-    return s == s ? make_key(s, idx) : no_choice;
+  struct no_row {};
+  KOKKOS_INLINE_FUNCTION no_row row(int, int) const { return {}; }
+  KOKKOS_INLINE_FUNCTION point_state load(int idx) const { return {v(idx), allowed(idx)}; }
+  KOKKOS_INLINE_FUNCTION float finish(int, int, no_row, const point_state& p) const {
+    return p.allowed ? q * p.v : not_a_candidate;  // a NaN score is never below the best either
   }
 };
 
-// v += the ion's term at every point; with `select`, the next ion's key on the updated values, in the same pass.
+// v += the ion's term at every point; with `select`, the next ion's score on the updated values, in the same pass.
 template <class Term>
 struct add_ion_point {
   Kokkos::View<float*> v;
@@ -107,17 +136,21 @@ struct add_ion_point {
   Term term;
   bool select;
   float next_q;
-  KOKKOS_INLINE_FUNCTION choice_key operator()(int idx, int i, int j, int k) const {
-    const float dx = shape.coord(i) - ix, dy = shape.coord(j) - iy, dz = shape.coord(k) - iz;
-    const float r2 = dx * dx + dy * dy + dz * dz;
+  // What a row's points share: a point computes only its dx.
+  struct row_offsets {
+    float dy, dz;
+  };
+  KOKKOS_INLINE_FUNCTION row_offsets row(int j, int k) const { return {shape.coord(j) - iy, shape.coord(k) - iz}; }
+  KOKKOS_INLINE_FUNCTION point_state load(int idx) const { return {v(idx), select ? allowed(idx) : std::uint8_t(0)}; }
+  KOKKOS_INLINE_FUNCTION float finish(int idx, int i, const row_offsets& r, const point_state& p) const {
+    const float dx = shape.coord(i) - ix;
+    const float r2 = dx * dx + r.dy * r.dy + r.dz * r.dz;
     // The singularity rule of potential_strategy.hpp: the ion's own point (r2 = 0) gets nothing; a select, not a
     // product, since rsqrt(0) is Inf.
     const float add = r2 < float(coincidence_radius2) ? 0.0f : term(iq, r2, kernels::fast_rsqrt(r2));
-    const float nv = v(idx) + add;
+    const float nv = p.v + add;
     v(idx) = nv;
-    if (!select || !allowed(idx)) return no_choice;
-    const float s = next_q * nv;
-    return s == s ? make_key(s, idx) : no_choice;
+    return p.allowed ? next_q * nv : not_a_candidate;
   }
 };
 
