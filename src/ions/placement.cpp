@@ -54,7 +54,7 @@ KOKKOS_INLINE_FUNCTION int imin(int a, int b) {
 constexpr int points_per_team = 8192;
 // Points a thread loads before it computes: one load in flight per thread leaves a pass at about half the copy
 // bandwidth (Little's law at 2048 threads per SM), so each thread issues this many independent loads at a time.
-constexpr int loads_in_flight = 4;
+constexpr int loads_in_flight = 8;
 
 // What a pass reads at one point before it computes there.
 struct point_state {
@@ -66,12 +66,13 @@ constexpr float not_a_candidate = std::numeric_limits<float>::infinity();  // +I
 
 // One pass over the lattice. Per point, `point.finish(idx, i, row, state)` does the pass's work on what
 // `point.load(idx)` read and returns the point's score (not_a_candidate when it is none); `row` is
-// `point.row(j, k)`, what the point's row shares. The smallest (score, index) lands in `best`, which the caller has
-// set to no_choice. Each thread walks its points team-size apart in increasing index order, so a strict `<` keeps
-// its lowest index among equal scores and the packed key is made once per thread; it issues `loads_in_flight`
-// loads ahead of its arithmetic and steps (i, j, k) along instead of dividing per point.
+// `point.row(j, k)`, what the point's row shares. The smallest (score, index) lands in best(slot), which the pass
+// before (or the caller) set to no_choice; this pass sets the other slot for the next one, so no launch of its own
+// resets the result between two ions. Each thread walks its points team-size apart in increasing index order, so a
+// strict `<` keeps its lowest index among equal scores and the packed key is made once per thread; it issues
+// `loads_in_flight` loads ahead of its arithmetic and steps (i, j, k) along instead of dividing per point.
 template <class PointFn>
-void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos::View<choice_key> best,
+void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos::View<choice_key*> best, int slot,
                   const PointFn& point) {
   using policy_type = Kokkos::TeamPolicy<>;
   using member = policy_type::member_type;
@@ -109,8 +110,33 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, Kokkos
         }
         choice_key local = best_index < 0 ? no_choice : make_key(best_score, best_index);
         team.team_reduce(Kokkos::Min<choice_key>(local));
-        if (team.team_rank() == 0) Kokkos::atomic_fetch_min(&best(), local);
+        if (team.team_rank() == 0) Kokkos::atomic_fetch_min(&best(slot), local);
+        if (team.league_rank() == 0 && team.team_rank() == 0) best(1 - slot) = no_choice;  // the next pass's slot
       });
+}
+
+// The points closer than `distance` to lattice point (ci, cj, ck), from the exact float64 differences of the products
+// i h, as a host check computes them from lattice::point. `half` bounds the box per axis (-1: no point).
+struct exclusion_sphere {
+  int ci = 0, cj = 0, ck = 0, half = -1;
+  double h = 0, d2max = 0;
+  KOKKOS_INLINE_FUNCTION double axis(int i, int c) const { return double(i) * h - double(c) * h; }
+  KOKKOS_INLINE_FUNCTION bool covers(int i, int j, int k) const {
+    const double dx = axis(i, ci), dy = axis(j, cj), dz = axis(k, ck);
+    return dx * dx + dy * dy + dz * dz < d2max;
+  }
+};
+
+exclusion_sphere make_sphere(const spatial::lattice_shape& shape, double h, int index, double distance) {
+  exclusion_sphere e;
+  shape.ijk(index, e.ci, e.cj, e.ck);
+  e.h = h, e.d2max = distance * distance;
+  e.half = distance > 0 ? int(std::min(std::ceil(distance / h), 2.0e6)) : -1;  // the clip keeps ci +- half in int
+  return e;
+}
+
+KOKKOS_INLINE_FUNCTION int iabs(int a) {
+  return a < 0 ? -a : a;
 }
 
 // Selection only: the first ion, before any update.
@@ -126,22 +152,31 @@ struct select_point {
   }
 };
 
-// v += the ion's term at every point; with `select`, the next ion's score on the updated values, in the same pass.
+// v += the ion's term at every point, the points of the ion's exclusion sphere leave the mask, and with `select`
+// the next ion's score on the updated values: the three steps of an ion in one pass.
 template <class Term>
 struct add_ion_point {
   Kokkos::View<float*> v;
-  Kokkos::View<const std::uint8_t*> allowed;
+  Kokkos::View<std::uint8_t*> allowed;
   spatial::lattice_shape shape;
   float ix, iy, iz, iq;  // the ion, relative to the lattice origin
   Term term;
+  exclusion_sphere sphere;
   bool select;
   float next_q;
-  // What a row's points share: a point computes only its dx.
+  // What a row's points share: a point computes only its dx, and tests the sphere only when the row meets its box.
   struct row_offsets {
     float dy, dz;
+    int j, k;
+    bool near;
   };
-  KOKKOS_INLINE_FUNCTION row_offsets row(int j, int k) const { return {shape.coord(j) - iy, shape.coord(k) - iz}; }
-  KOKKOS_INLINE_FUNCTION point_state load(int idx) const { return {v(idx), select ? allowed(idx) : std::uint8_t(0)}; }
+  KOKKOS_INLINE_FUNCTION row_offsets row(int j, int k) const {
+    return {shape.coord(j) - iy, shape.coord(k) - iz, j, k,
+            iabs(j - sphere.cj) <= sphere.half && iabs(k - sphere.ck) <= sphere.half};
+  }
+  KOKKOS_INLINE_FUNCTION point_state load(int idx) const {
+    return {v(idx), select || sphere.half >= 0 ? allowed(idx) : std::uint8_t(0)};
+  }
   KOKKOS_INLINE_FUNCTION float finish(int idx, int i, const row_offsets& r, const point_state& p) const {
     const float dx = shape.coord(i) - ix;
     const float r2 = dx * dx + r.dy * r.dy + r.dz * r.dz;
@@ -150,7 +185,12 @@ struct add_ion_point {
     const float add = r2 < float(coincidence_radius2) ? 0.0f : term(iq, r2, kernels::fast_rsqrt(r2));
     const float nv = p.v + add;
     v(idx) = nv;
-    return p.allowed ? next_q * nv : not_a_candidate;
+    if (!p.allowed) return not_a_candidate;
+    if (r.near && iabs(i - sphere.ci) <= sphere.half && sphere.covers(i, r.j, r.k)) {
+      allowed(idx) = 0;
+      return not_a_candidate;
+    }
+    return select ? next_q * nv : not_a_candidate;
   }
 };
 
@@ -167,7 +207,8 @@ ion_placer::ion_placer(const lattice& g, const interaction& pair)
     : grid_(g),
       pair_(pair),
       allowed_(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::allowed"), g.size()),
-      best_("ppl::ions::best") {
+      best_("ppl::ions::best", 2) {
+  Kokkos::deep_copy(best_, no_choice);
   if (g.periodic) throw input_error("ion placement needs a non-periodic lattice");
 }
 
@@ -249,41 +290,41 @@ std::int64_t ion_placer::count_allowed() const {
 
 ion_choice ion_placer::select(potential_view v, float q) const {
   Kokkos::deep_copy(best_, no_choice);
-  min_key_pass("ppl::ions::select", grid_.shape(), best_, select_point{v, allowed_, q});
+  slot_ = 0;
+  min_key_pass("ppl::ions::select", grid_.shape(), best_, slot_, select_point{v, allowed_, q});
+  return take_choice();
+}
+
+ion_choice ion_placer::take_choice() const {
   choice_key key;
-  Kokkos::deep_copy(key, best_);
+  Kokkos::deep_copy(key, Kokkos::subview(best_, slot_));
+  slot_ = 1 - slot_;
   return to_choice(key);
 }
 
 void ion_placer::exclude_around(int index, double distance) {
   const auto shape = grid_.shape();
-  const double h = grid_.spacing;
-  int ci, cj, ck;
-  shape.ijk(index, ci, cj, ck);
-  // The box of points within `distance`, clipped to the lattice (its size then fits the lattice's int index).
-  const int half = int(std::min(std::ceil(distance / h), 2.0e6));
-  const int i0 = std::max(ci - half, 0), j0 = std::max(cj - half, 0), k0 = std::max(ck - half, 0);
-  const int sx = std::min(ci + half, shape.nx - 1) - i0 + 1, sy = std::min(cj + half, shape.ny - 1) - j0 + 1,
-            sz = std::min(ck + half, shape.nz - 1) - k0 + 1;
-  const double d2max = distance * distance;
+  const exclusion_sphere sphere = make_sphere(shape, grid_.spacing, index, distance);
+  if (sphere.half < 0) return;
+  // The sphere's box, clipped to the lattice (its size then fits the lattice's int index).
+  const int i0 = std::max(sphere.ci - sphere.half, 0), j0 = std::max(sphere.cj - sphere.half, 0),
+            k0 = std::max(sphere.ck - sphere.half, 0);
+  const int sx = std::min(sphere.ci + sphere.half, shape.nx - 1) - i0 + 1,
+            sy = std::min(sphere.cj + sphere.half, shape.ny - 1) - j0 + 1,
+            sz = std::min(sphere.ck + sphere.half, shape.nz - 1) - k0 + 1;
   auto allowed = allowed_;
-  // The offsets are exact integers, so the distance of point (ci + di, ...) is computed from the same float64
-  // products i h as a host check computes from lattice::point.
   Kokkos::parallel_for(
       "ppl::ions::exclude_around", Kokkos::RangePolicy<Kokkos::IndexType<int>>(0, sx * sy * sz),
       KOKKOS_LAMBDA(const int o) {
         const int i = i0 + o % sx, j = j0 + (o / sx) % sy, k = k0 + o / (sx * sy);
-        const double dx = double(i) * h - double(ci) * h, dy = double(j) * h - double(cj) * h,
-                     dz = double(k) * h - double(ck) * h;
-        if (dx * dx + dy * dy + dz * dz < d2max) allowed(shape.index(i, j, k)) = 0;
+        if (sphere.covers(i, j, k)) allowed(shape.index(i, j, k)) = 0;
       });
 }
 
-ion_choice ion_placer::add_ion(potential_view v, int index, float q, const float* next_q) const {
+ion_choice ion_placer::add_ion(potential_view v, int index, float q, double exclusion, const float* next_q) {
   const auto shape = grid_.shape();
   int i, j, k;
   shape.ijk(index, i, j, k);
-  Kokkos::deep_copy(best_, no_choice);
   auto run = [&](auto term) {
     add_ion_point<decltype(term)> f{v,
                                     allowed_,
@@ -293,18 +334,17 @@ ion_choice ion_placer::add_ion(potential_view v, int index, float q, const float
                                     shape.coord(k),
                                     q,
                                     term,
+                                    make_sphere(shape, grid_.spacing, index, exclusion),
                                     next_q != nullptr,
                                     next_q ? *next_q : 0.0f};
-    min_key_pass("ppl::ions::add_ion", shape, best_, f);
+    min_key_pass("ppl::ions::add_ion", shape, best_, slot_, f);
   };
   if (pair_.is_cutoff())
     kernels::with_cutoff_term(pair_, run);
   else
     run(kernels::coulomb_term{});
-  if (!next_q) return ion_choice{};
-  choice_key key;
-  Kokkos::deep_copy(key, best_);
-  return to_choice(key);
+  const ion_choice c = take_choice();
+  return next_q ? c : ion_choice{};
 }
 
 }  // namespace ppl

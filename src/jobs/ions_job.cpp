@@ -157,8 +157,8 @@ class ions_job final : public job {
     return o;
   }
 
-  // The placement loop: per ion, the chosen point comes back from the reduction, the ion's exclusion sphere is
-  // cleared and its potential added in one pass that also selects the next ion's point.
+  // The placement loop: per ion, the chosen point comes back from the reduction, then one pass adds the ion's
+  // potential, clears its exclusion sphere from the mask and selects the next ion's point.
   template <class Say>
   std::vector<placed_ion> place(potential_view v, const Say& say) {
     ion_placer& p = *cfg_.placer;
@@ -183,9 +183,8 @@ class ions_job final : public job {
       const auto pos = cfg_.grid.point(std::size_t(c.index));
       ion.x = pos[0], ion.y = pos[1], ion.z = pos[2];
       ion.potential = double(c.score) / sp.charge;  // exact: q is +-1 or +-2
-      p.exclude_around(c.index, cfg_.min_ions);
       const float next = n + 1 < order.size() ? float(order[n + 1]->charge) : 0.0f;
-      c = p.add_ion(v, c.index, float(sp.charge), n + 1 < order.size() ? &next : nullptr);
+      c = p.add_ion(v, c.index, float(sp.charge), cfg_.min_ions, n + 1 < order.size() ? &next : nullptr);
       Kokkos::fence();
       const auto t1 = clock_type::now();
       ion.seconds = std::chrono::duration<double>(t1 - t0).count();

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 #include <vector>
 
 #include "ppl/ions/placement.hpp"
@@ -48,9 +49,8 @@ std::vector<int> place_on_device(const atoms& a, const lattice& g, const placeme
   for (std::size_t n = 0; n < c.charges.size(); ++n) {
     if (choice.index < 0) break;
     chosen.push_back(choice.index);
-    p.exclude_around(choice.index, c.min_ions);
     const float next = n + 1 < c.charges.size() ? float(c.charges[n + 1]) : 0.0f;
-    choice = p.add_ion(v, choice.index, float(c.charges[n]), n + 1 < c.charges.size() ? &next : nullptr);
+    choice = p.add_ion(v, choice.index, float(c.charges[n]), c.min_ions, n + 1 < c.charges.size() ? &next : nullptr);
   }
   return chosen;
 }
@@ -218,6 +218,41 @@ TEST(ion_placement, ties_go_to_the_lowest_index_on_every_backend) {
   EXPECT_EQ(p.select(v, 1.0f).index, -1);
 }
 
+// add_ion clears the ion's exclusion sphere in its pass: the same points exclude_around clears, near faces and
+// corners too, whether or not the pass also selects.
+TEST(ion_placement, the_fused_exclusion_clears_exclude_arounds_sphere) {
+  lattice g;
+  g.origin = {1.0, 2.0, -3.0};
+  g.spacing = 0.7;
+  g.dims = {13, 11, 9};
+  atoms none;
+  for (const auto& [i, j, k, d] : std::vector<std::tuple<int, int, int, double>>{
+           {6, 5, 4, 2.15}, {0, 0, 0, 3.05}, {12, 10, 8, 1.45}, {6, 0, 8, 0.69}, {3, 7, 2, 0.0}, {5, 5, 5, 50.0}})
+    for (const bool select : {true, false}) {
+      ppl::ion_placer fused(g, ppl::coulomb_interaction()), apart(g, ppl::coulomb_interaction());
+      fused.build_mask(none, 0.0, 0.0);
+      apart.build_mask(none, 0.0, 0.0);
+      ppl::potential_view v("v", g.size());
+      const int at = int(g.index(i, j, k));
+      const float next = 1.0f;
+      fused.add_ion(v, at, 1.0f, d, select ? &next : nullptr);
+      apart.exclude_around(at, d);
+      auto a = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fused.allowed());
+      auto b = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), apart.allowed());
+      std::size_t cleared = 0;
+      for (std::size_t n = 0; n < g.size(); ++n) {
+        ASSERT_EQ(a(n), b(n)) << "point " << n << ", centre " << at << ", distance " << d;
+        cleared += b(n) == 0;
+      }
+      std::size_t expect = 0;  // the host's float64 distances
+      for (std::size_t n = 0; n < g.size(); ++n) {
+        const auto c = g.point(std::size_t(at));
+        expect += dist2(g.point(n), c[0], c[1], c[2]) < d * d;
+      }
+      EXPECT_EQ(cleared, expect) << at << " " << d;
+    }
+}
+
 TEST(ion_placement, the_update_adds_the_ion_term_everywhere_but_its_own_point) {
   lattice g;
   g.origin = {10.0, -3.0, 0.0};
@@ -231,7 +266,7 @@ TEST(ion_placement, the_update_adds_the_ion_term_everywhere_but_its_own_point) {
     Kokkos::deep_copy(v, 0.25f);
     const int at = int(g.index(3, 4, 5));
     const float next = -1.0f;
-    const auto c = p.add_ion(v, at, 2.0f, &next);
+    const auto c = p.add_ion(v, at, 2.0f, 0.0, &next);
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
     const auto ion = g.point(std::size_t(at));
     std::size_t best = 0;

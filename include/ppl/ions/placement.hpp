@@ -43,9 +43,10 @@ class ion_placer {
   // Marks the points closer than `distance` to point `index` (an ion just placed there) as not allowed.
   void exclude_around(int index, double distance);
   // Adds the potential of charge q at point `index` to every point of v (the job's interaction, float32 pair term
-  // of kernels/pair_terms.hpp, singularity rule: the ion's own point gets nothing). With `next_q` it returns, from
-  // the same pass, the selection of the next ion of charge *next_q on the updated map (one pass instead of two).
-  ion_choice add_ion(potential_view v, int index, float q, const float* next_q) const;
+  // of kernels/pair_terms.hpp, singularity rule: the ion's own point gets nothing) and marks the points closer than
+  // `exclusion` to it as not allowed (exclude_around's sphere; 0: none). With `next_q` it returns, from the same
+  // pass, the selection of the next ion of charge *next_q on the updated map and mask (one pass instead of three).
+  ion_choice add_ion(potential_view v, int index, float q, double exclusion, const float* next_q);
 
   std::int64_t count_allowed() const;
   const lattice& grid() const { return grid_; }
@@ -54,8 +55,12 @@ class ion_placer {
  private:
   lattice grid_;
   interaction pair_;
-  Kokkos::View<std::uint8_t*> allowed_;    // 1: an ion may go there
-  Kokkos::View<unsigned long long> best_;  // a selection pass's result: (score, index) packed, see placement.cpp
+  Kokkos::View<std::uint8_t*> allowed_;  // 1: an ion may go there
+  // Two result slots of the selection passes, (score, index) packed (see placement.cpp): a pass fills one and
+  // resets the other for the next pass.
+  Kokkos::View<unsigned long long*> best_;
+  mutable int slot_ = 0;
+  ion_choice take_choice() const;  // the current slot's result; the next pass uses the other
 };
 
 }  // namespace ppl
