@@ -84,7 +84,8 @@ struct lattice_step {
 // for the next one, so no launch of its own resets the result between two ions. Each thread visits its groups
 // team-size apart in increasing index order, so a strict `<` keeps its lowest index among equal scores and the
 // packed key is made once per thread. The mask is padded to whole groups (never-allowed bytes); the map is accessed
-// a group at a time when it is 16-byte aligned, its last partial group point by point.
+// a group at a time when it is 16-byte aligned, its last partial group point by point. The loops over a group's points
+// have constant trip counts, so the group stays in registers (a loop bounded by n kept it in local memory).
 template <class PointFn>
 void min_key_pass(const char* label, const spatial::lattice_shape& shape, potential_view v,
                   Kokkos::View<std::uint8_t*> allowed, Kokkos::View<choice_key*> best, int slot, const PointFn& point) {
@@ -117,11 +118,14 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, potent
             if (whole)
               m = reinterpret_cast<const map_group*>(map)[g];
             else
+#pragma unroll
               for (int e = 0; e < group; ++e) m.v[e] = idx0 + e < n ? map[idx0 + e] : 0.0f;
             mask_group a = reinterpret_cast<const mask_group*>(mask)[g];
             bool mask_changed = false;
             auto row = point.row(j, k);
-            for (int e = 0; e < group && idx0 + e < n; ++e) {
+#pragma unroll
+            for (int e = 0; e < group; ++e) {
+              if (idx0 + e >= n) break;
               const float nv = point.update(m.v[e], i, row);
               m.v[e] = nv;
               if (a.a[e]) {
@@ -142,7 +146,9 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, potent
               if (whole)
                 reinterpret_cast<map_group*>(map)[g] = m;
               else
-                for (int e = 0; e < group && idx0 + e < n; ++e) map[idx0 + e] = m.v[e];
+#pragma unroll
+                for (int e = 0; e < group; ++e)
+                  if (idx0 + e < n) map[idx0 + e] = m.v[e];
             }
             if (mask_changed) reinterpret_cast<mask_group*>(mask)[g] = a;
             step.apply(i, j, k, nx, ny);
