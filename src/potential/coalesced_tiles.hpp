@@ -184,8 +184,8 @@ inline point_tiling tiling_of(const lattice& g, tile_shape s, int c) {
 // One launch of coalesced_kernel<C, Row, Store> with a resolved shape `s`: the league is the point tiles, times
 // `chunks` atom chunks of `chunk_atoms` when Store::split. `label` names the kernel for profilers and errors.
 template <int C, class Row, class Store>
-void launch_tiles(const std::string& label, const device_atoms& a, const lattice& g, const Store& store,
-                  tile_shape s, int chunks = 1, int chunk_atoms = 0) {
+void launch_tiles(const std::string& label, const device_atoms& a, const lattice& g, const Store& store, tile_shape s,
+                  int chunks = 1, int chunk_atoms = 0) {
   using kernel_type = coalesced_kernel<C, Row, Store>;
   const point_tiling t = tiling_of(g, s, C);
   const std::int64_t league = t.tiles * chunks;
@@ -198,8 +198,8 @@ void launch_tiles(const std::string& label, const device_atoms& a, const lattice
                                           " exceeds this backend's team size limit " + std::to_string(max_team));
   typename kernel_type::policy policy(int(league), s.width * s.rows);
   policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
-  const kernel_type kernel{a.data, store,    g.shape(), t.nrows,    int(a.size()), s.width,
-                           s.rows, t.blocks_x, s.tile,  int(t.tiles), chunk_atoms};
+  const kernel_type kernel{a.data, store,      g.shape(), t.nrows,      int(a.size()), s.width,
+                           s.rows, t.blocks_x, s.tile,    int(t.tiles), chunk_atoms};
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
 }
 

@@ -114,18 +114,20 @@ class atom_split_strategy final : public direct_strategy {
     const std::int64_t tiles = tiling_of(p.grid, s, c_).tiles;
     const chunking split = split_of(p, s, tiles);
     if (double(tiles) * split.chunks > double(std::numeric_limits<int>::max()))
-      throw input_error(fmt::format("{} atom chunks x {} point tiles is more teams than one launch runs; raise "
-                                    "atoms_per_chunk",
-                                    split.chunks, tiles));
+      throw input_error(
+          fmt::format("{} atom chunks x {} point tiles is more teams than one launch runs; raise "
+                      "atoms_per_chunk",
+                      split.chunks, tiles));
     if (combine_ != combine_mode::two_pass || split.chunks < 2) return;
     const double need = 4.0 * double(split.chunks) * double(p.grid.size());
     const bool gpu = default_space_is_gpu();
     const double have = gpu ? query_system_info().device_memory_gib * 1073741824.0
                             : double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
     if (have > 0 && need > 0.5 * have)
-      throw input_error(fmt::format("combine two_pass keeps {} chunks x {} points of partial sums ({:.3g} GiB), more "
-                                    "than half the {} memory; raise atoms_per_chunk or use combine: atomic",
-                                    split.chunks, p.grid.size(), need / 1073741824.0, gpu ? "device" : "host"));
+      throw input_error(
+          fmt::format("combine two_pass keeps {} chunks x {} points of partial sums ({:.3g} GiB), more "
+                      "than half the {} memory; raise atoms_per_chunk or use combine: atomic",
+                      split.chunks, p.grid.size(), need / 1073741824.0, gpu ? "device" : "host"));
   }
 
   std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
@@ -146,8 +148,7 @@ class atom_split_strategy final : public direct_strategy {
     with_coarsening(c_, [&](auto tag) {
       constexpr int C = decltype(tag)::value;
       if (chunks < 2) {
-        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, direct_store{out, accumulate},
-                                      p->shape);
+        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, direct_store{out, accumulate}, p->shape);
       } else if (combine_ == combine_mode::atomic) {
         // Every chunk adds: overwrite starts from zeros.
         if (!accumulate) Kokkos::deep_copy(out, 0.0f);

@@ -4,8 +4,8 @@
 // summary records (strategy_chosen, strategy_reason). The rule (docs/potential.md, "strategy: auto"):
 //  1. a cutoff interaction: cutoff_binned_cuda on a CUDA build, else cutoff_binned;
 //  2. Coulomb on a lattice whose point tiles do not fill the device: gather_atom_split (the atoms split too);
-//  3. Coulomb otherwise: gather_coalesced on a GPU (or gather_hybrid_rsqrt_cuda, see auto_rule), gather_coarsened on
-//     a host.
+//  3. Coulomb otherwise: gather_coalesced (on CUDA gather_hybrid_rsqrt_cuda instead, or on a host gather_coarsened,
+//     when auto_rule says so).
 #include <array>
 #include <cstddef>
 #include <string>
@@ -23,8 +23,10 @@ namespace ppl {
 //    runs at once (132 SMs x 2048 threads / 512), so a lattice that size fills the device without splitting atoms;
 //  - issue 11: the PMPP plane (100 x 100 points, 10,000 atoms) makes 4 such tiles, gather_coalesced 1.36 ms for a
 //    compute limit of 24 us;
-//  - perf/results/potential-openmp.json: on OpenMP gather_coarsened (C = 8) was the fastest direct strategy on both
-//    scenarios (928 ms against gather_coalesced's 951 ms at its best C; 886 against 911 ms on the PMPP plane).
+//  - perf/results/potential-openmp.json: on OpenMP gather_coarsened (C = 8) and gather_coalesced were within 3% of
+//    each other (928 against 951 ms at gather_coalesced's best C, 886 against 911 ms on the PMPP plane), measured
+//    with the 2 cores loaded 6-8 times over; on the same machine less loaded, gather_coalesced (C = 8) was 6-7% ahead
+//    of gather_coarsened on both scenarios (not committed). Re-measure before relying on either.
 // fill_waves, split_target_waves and split_min_chunk_atoms are first guesses until the H200 sweep of
 // gather_atom_split against gather_coalesced over lattice sizes (docs/potential.md says which) replaces them.
 namespace auto_rule {
@@ -42,6 +44,8 @@ constexpr int split_min_chunk_atoms = 64;
 // each), within the spread of repeated runs, and its software rsqrt costs up to 40 eps per term against 1.2; so the
 // portable kernel unless this says otherwise.
 constexpr bool cuda_prefers_hybrid_rsqrt = false;
+// A host, a full lattice: gather_coalesced (the GPU's kernel; see potential-openmp.json above) unless this is set.
+constexpr bool host_prefers_coarsened = false;
 }  // namespace auto_rule
 
 // What the rule looks at.
