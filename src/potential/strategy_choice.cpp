@@ -38,9 +38,9 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   potential_choice c;
   if (p.pair.is_cutoff()) {
     c.strategy = p.cuda ? "cutoff_binned_cuda" : "cutoff_binned";
-    c.reason = p.cuda ? "cutoff interaction on a CUDA build: cutoff_binned_cuda, the fastest cutoff strategy on the "
+    c.reason = p.cuda ? "cutoff interaction on a CUDA build: the fastest cutoff strategy on the "
                         "H200 (46.9 ms against cutoff_binned's 55.0, perf/results/cutoff-h200-2)"
-                      : "cutoff interaction: cutoff_binned visits only the bins within the cutoff";
+                      : "cutoff interaction: visits only the bins within the cutoff";
     return c;
   }
   // How many teams gather_coalesced would launch for this lattice, against how many the device runs at once.
@@ -56,8 +56,8 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   if (small && p.atoms >= std::size_t(2 * auto_rule::split_min_chunk_atoms)) {
     c.strategy = "gather_atom_split";
     c.reason = fmt::format(
-        "Coulomb, {} points make {} point tiles of {} threads for {} teams at once: gather_atom_split splits the "
-        "{} atoms across teams too",
+        "Coulomb, {} points make {} point tiles of {} threads for {} teams at once: the {} atoms are split "
+        "across teams too",
         points, tiles, team, resident, p.atoms);
     return c;
   }
@@ -67,22 +67,22 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
             : fmt::format("{} point tiles for {} teams at once", tiles, resident);
   if (!p.gpu && auto_rule::host_prefers_coarsened) {
     c.strategy = "gather_coarsened";
-    c.reason = "Coulomb on the host, " + fill + ": gather_coarsened (its C = 8 points vectorise)";
+    c.reason = "Coulomb on the host, " + fill + ": its C = 8 points per thread vectorise";
     return c;
   }
   if (!p.gpu) {
     c.strategy = "gather_coalesced";
-    c.reason = "Coulomb on the host, " + fill + ": gather_coalesced (one-thread teams, C = 8 points vectorise)";
+    c.reason = "Coulomb on the host, " + fill + ": one-thread teams whose C = 8 points per thread vectorise";
     return c;
   }
   if (p.cuda && auto_rule::cuda_prefers_hybrid_rsqrt) {
     c.strategy = "gather_hybrid_rsqrt_cuda";
-    c.reason = "Coulomb, " + fill + ": gather_hybrid_rsqrt_cuda, 3.97e12/s on the H200 (perf/results/h200-run4)";
+    c.reason = "Coulomb, " + fill + ": 3.97e12/s on the H200 (perf/results/h200-run4)";
     return c;
   }
   c.strategy = "gather_coalesced";
   c.reason = "Coulomb, " + fill +
-             ": gather_coalesced, 3.94e12/s on the H200 (perf/results/h200-run4), within 1% of "
+             ": 3.94e12/s on the H200 (perf/results/h200-run4), within 1% of "
              "gather_hybrid_rsqrt_cuda with a thirtieth of its error per term";
   return c;
 }
