@@ -12,6 +12,7 @@
 #include <map>
 #include <tuple>
 
+#include "ppl/core/error.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/potential/strategy_choice.hpp"
 #include "strategy_test_support.hpp"
@@ -92,6 +93,18 @@ TEST(AtomSplit, AccumulateAndOverwriteWithEveryCombine) {
     for (std::size_t i = 0; i < g.size(); ++i) scale = std::max(scale, std::abs(once(i)));
     for (std::size_t i = 0; i < g.size(); ++i) ASSERT_NEAR(thrice(i), 3.0f * once(i), 1e-5f * scale) << "point " << i;
   }
+}
+
+// A chunking the device cannot hold is refused when the job is read (check(), what `ppl validate` runs), naming
+// atoms_per_chunk: on a host the launch's teams pass the int range first, on a GPU the partial sums the memory.
+TEST(AtomSplit, ImpossibleChunkingIsAnInputError) {
+  const lattice g = make_lattice(0, 0, 0, 0.5, 8, 1000, 1000);
+  const atoms a = atoms_around(make_lattice(0, 0, 0, 0.5, 8, 8, 8), 10000, 1.0, test_seed(14));
+  const auto s = make_strategy("gather_atom_split", "{combine: two_pass, atoms_per_chunk: 1}");
+  const std::string msg = ppl_test::error_of<input_error>([&] { s->check({a, g, coulomb_interaction()}); });
+  EXPECT_NE(msg.find("atoms_per_chunk"), std::string::npos) << msg;
+  // One chunk of every atom needs nothing beyond the map.
+  make_strategy("gather_atom_split", "{combine: two_pass}")->check({a, g, coulomb_interaction()});
 }
 
 // The same plan computed twice gives the same bits with two_pass (with atomics only on a host with one thread).
