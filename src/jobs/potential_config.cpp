@@ -17,6 +17,7 @@
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/raw_grid.hpp"
 #include "ppl/jobs/config_helpers.hpp"
+#include "ppl/potential/strategy_choice.hpp"
 
 namespace ppl {
 namespace {
@@ -181,13 +182,35 @@ void check_periodic(const config_node& root, const potential_map_config& j) {
                       std::to_string(shortest) + " A)");
 }
 
+// `strategy` (default auto): a registered name with its strategy_params, or auto, which chooses both from the
+// lattice, atoms, interaction and build (strategy_choice.hpp) and takes no strategy_params.
 void read_strategy(const config_node& root, potential_map_config& j) {
-  j.strategy_name = root.get<std::string>("strategy");
+  j.strategy_requested = root.get<std::string>("strategy", "auto");
+  const std::string where = (root.has("strategy") ? root.where("strategy") : root.where()) + ": strategy";
   const auto params = root.find("strategy_params");
   if (params && !params->is_map())
     throw input_error(params->where() + ": 'strategy_params' must be a map of the strategy's parameters");
-  j.strategy = make_potential_strategy(j.strategy_name, params ? &*params : nullptr, j.pair,
-                                       root.where("strategy") + ": strategy", j.grid.periodic);
+  if (j.strategy_requested != "auto") {
+    j.strategy_name = j.strategy_requested;
+    j.strategy_reason = "named in the job";
+    j.strategy = make_potential_strategy(j.strategy_name, params ? &*params : nullptr, j.pair, where, j.grid.periodic);
+    return;
+  }
+  if (params)
+    throw input_error(params->where() +
+                      ": 'strategy_params' needs a named strategy; strategy: auto chooses the strategy and its "
+                      "parameters");
+  const potential_choice c = choose_potential_strategy(summarize_problem(j.grid, j.input.size(), j.pair));
+  j.strategy_name = c.strategy;
+  j.strategy_params = c.parameters_yaml();
+  j.strategy_reason = c.reason;
+  const std::string auto_where = where + " auto (" + c.strategy + ")";
+  if (j.strategy_params.empty()) {
+    j.strategy = make_potential_strategy(c.strategy, nullptr, j.pair, auto_where, j.grid.periodic);
+  } else {
+    const config_node chosen = config_node::from_string(j.strategy_params, "strategy: auto");
+    j.strategy = make_potential_strategy(c.strategy, &chosen, j.pair, auto_where, j.grid.periodic);
+  }
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {
@@ -235,7 +258,8 @@ void read_potential_map(const config_node& root, potential_map_config& j, const 
   try {
     j.strategy->check({j.input, j.grid, j.pair});
   } catch (const input_error& e) {
-    throw input_error(root.where("strategy") + ": strategy " + j.strategy_name + ": " + e.what());
+    throw input_error((root.has("strategy") ? root.where("strategy") : root.where()) + ": strategy " + j.strategy_name +
+                      ": " + e.what());
   }
   read_verification(root, j);
   read_timing(root, j);
@@ -251,6 +275,9 @@ potential_job_config read_potential_job(const config_node& root) {
 map_timing compute_map(const potential_map_config& m, potential_view out,
                        const std::function<void(const std::string&)>& say) {
   map_timing t;
+  if (m.strategy_requested == "auto")
+    say(fmt::format("strategy auto: {}{} ({})", m.strategy_name,
+                    m.strategy_params.empty() ? "" : " " + m.strategy_params, m.strategy_reason));
   Kokkos::fence();
   const auto setup_start = std::chrono::steady_clock::now();
   t.plan = m.strategy->prepare({m.input, m.grid, m.pair});
@@ -281,7 +308,10 @@ void describe_map(potential_summary& s, const potential_map_config& m, const map
   s.net_charge = std::accumulate(m.input.q.begin(), m.input.q.end(), 0.0);
   s.grid = m.grid;
   s.single_plane = m.single_plane;
-  s.strategy = m.strategy_name;
+  s.strategy = m.strategy_requested.empty() ? m.strategy_name : m.strategy_requested;
+  s.strategy_chosen = m.strategy_name;
+  s.strategy_params = m.strategy_params;
+  s.strategy_reason = m.strategy_reason;
   s.pair = m.pair;
   s.physics = m.physics;
   s.setup_seconds = t.setup_seconds;

@@ -24,8 +24,11 @@ struct potential_map_config {
   lattice grid;
   bool single_plane = false;
   physics_options physics;
-  interaction pair;  // physics.interaction
-  std::string strategy_name;
+  interaction pair;                // physics.interaction
+  std::string strategy_requested;  // `strategy` as written: a registered name or "auto" (the default)
+  std::string strategy_name;       // the strategy that runs (auto: the one chosen)
+  std::string strategy_params;     // auto: the strategy_params it chose ("{key: value}"), "" when none
+  std::string strategy_reason;     // auto: why; otherwise "named in the job"
   std::unique_ptr<potential_strategy> strategy;
   verification_options verification;
   int warmup = 1, repeats = 3;

@@ -90,8 +90,9 @@ class potential_job final : public job {
     const char* units = unit_label(cfg_.physics.units);
     const std::string what = fmt::format("electrostatic potential ({})", units);
     const std::string atoms_line = fmt::format("atoms: {} ({})", s.atoms, s.atoms_source);
-    const std::string strategy_line = fmt::format("strategy: {}, permittivity {}, exclusion radius {} A", s.strategy,
-                                                  cfg_.physics.permittivity, cfg_.physics.exclusion_radius);
+    const std::string strategy_line =
+        fmt::format("strategy: {}, permittivity {}, exclusion radius {} A", s.strategy_chosen,
+                    cfg_.physics.permittivity, cfg_.physics.exclusion_radius);
     if (cfg_.dx) {
       const auto& f = timed_write(s, *cfg_.dx, "opendx", [&] {
         write_opendx(*cfg_.dx, geo, values,
@@ -110,7 +111,7 @@ class potential_job final : public job {
       auto& f = timed_write(s, *cfg_.raw, "raw_float32", [&] {
         write_raw_float32(*cfg_.raw, geo, values,
                           {units, fmt::format("electrostatic potential of {} ({} atoms), strategy {}", s.atoms_source,
-                                              s.atoms, s.strategy)});
+                                              s.atoms, s.strategy_chosen)});
       });
       f.sidecar = raw_sidecar_path(*cfg_.raw);
       s.outputs.push_back(f.sidecar);

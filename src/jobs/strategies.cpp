@@ -21,6 +21,11 @@ std::vector<strategy_listing> all_strategies() {
   std::vector<strategy_listing> out;
   append(out, "job", job_kinds());
   append(out, "potential", potential_strategies());
+  // Not a registry entry: the job resolves it to one when it knows the lattice and the atoms.
+  out.push_back({"potential", "auto", "all",
+                 "the job's default: chosen from the interaction, lattice, atom count and build, printed with its "
+                 "reason (include/ppl/potential/strategy_choice.hpp, docs/potential.md)",
+                 "", ""});
   append(out, "spmv", spmv_strategies());
   append(out, "solver", solvers());
   return out;

@@ -6,6 +6,8 @@
 // each read by every thread as one broadcast 16-byte load and used for C pairs.
 // Lattice sizes need not be multiples of C x block_width or block_rows: out-of-range threads compute on a clamped
 // row/column, take part in the loads and barriers, and store nothing.
+// The same kernel serves `gather_atom_split`, whose league is point tiles x atom chunks: its store policy (Store)
+// says so (split = true), and each team then sums one chunk of the atoms and hands its partial sums to the store.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -33,7 +35,17 @@ struct portable_row {
   }
 };
 
-template <int C, class Row>
+// Where a team's sums go when every team sums all the atoms: the point's value, overwritten or added to.
+struct direct_store {
+  static constexpr bool split = false;  // one team per point tile, all atoms
+  potential_view out;
+  bool accumulate;
+  KOKKOS_FORCEINLINE_FUNCTION void operator()(int /*chunk*/, std::int64_t point, float v) const {
+    kernels::store_point(out(point), v, accumulate);
+  }
+};
+
+template <int C, class Row, class Store = direct_store>
 struct coalesced_kernel {
   using policy = Kokkos::TeamPolicy<>;
   using member = policy::member_type;
@@ -41,17 +53,23 @@ struct coalesced_kernel {
                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   Kokkos::View<const atom4*> atoms;
-  potential_view out;
+  Store store;
   spatial::lattice_shape g;
   int nrows, n;
   int width, rows, blocks_x, tile;
-  bool accumulate;
+  // Store::split only: league rank = chunk * point_tiles + point tile; chunk k sums atoms [k, k + 1) * chunk_atoms.
+  int point_tiles = 1, chunk_atoms = 0;
 
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     scratch_view s(m.team_scratch(0), tile);
     const int rank = m.team_rank(), team = m.team_size();
     const int tx = rank % width, ty = rank / width;
-    const int bx = m.league_rank() % blocks_x, by = m.league_rank() / blocks_x;
+    const int league = m.league_rank();
+    const int point_tile = Store::split ? league % point_tiles : league;
+    const int chunk = Store::split ? league / point_tiles : 0;
+    const int a_begin = Store::split ? chunk * chunk_atoms : 0;
+    const int a_end = Store::split ? (n - a_begin < chunk_atoms ? n : a_begin + chunk_atoms) : n;
+    const int bx = point_tile % blocks_x, by = point_tile / blocks_x;
     const int i0 = bx * width * C + tx;
     const int row = by * rows + ty;
     const int rowc = row < nrows ? row : nrows - 1;  // compute somewhere valid, store nothing
@@ -61,8 +79,8 @@ struct coalesced_kernel {
       x[c] = g.coord(i0 + c * width);
       v[c] = 0.0f;
     }
-    for (int t0 = 0; t0 < n; t0 += tile) {
-      const int count = n - t0 < tile ? n - t0 : tile;
+    for (int t0 = a_begin; t0 < a_end; t0 += tile) {
+      const int count = a_end - t0 < tile ? a_end - t0 : tile;
       m.team_barrier();  // everyone is done with the previous tile
       for (int a = rank; a < count; a += team) {
         const atom4 at = atoms(t0 + a);
@@ -76,7 +94,7 @@ struct coalesced_kernel {
       const std::int64_t base = g.row_start(row);
       for (int c = 0; c < C; ++c) {
         const int i = i0 + c * width;
-        if (i < g.nx) kernels::store_point(out(base + i), v[c], accumulate);
+        if (i < g.nx) store(chunk, base + i, v[c]);
       }
     }
   }
@@ -113,8 +131,8 @@ inline int least_padded_width(int c, const lattice& g, int rows) {
   return best;
 }
 
-inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g) {
-  const bool gpu = default_space_is_gpu();
+// `gpu`: the backend the shape is for (the auto rule asks about a summarised problem).
+inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g, bool gpu = default_space_is_gpu()) {
   if (s.width == 0) {
     s.width = 1;
     if (gpu) {
@@ -132,9 +150,9 @@ inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g) {
 // TeamPolicy::team_size_max for this functor (OpenMP: the thread pool, at most 64; CUDA: the kernel's registers
 // and the scratch). Asked before the launch policy exists, because OpenMP's TeamPolicy aborts the process when
 // constructed with a larger team.
-template <int C, class Row>
+template <int C, class Row, class Store = direct_store>
 int max_team_size(int tile) {
-  using kernel_type = coalesced_kernel<C, Row>;
+  using kernel_type = coalesced_kernel<C, Row, Store>;
   typename kernel_type::policy probe(1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(std::size_t(tile))));
   return probe.team_size_max(kernel_type{}, Kokkos::ParallelForTag());
@@ -151,10 +169,10 @@ inline tile_shape largest_shape(tile_shape s) {
 
 // At configuration time (the factories): the team shape must be one this build can launch for the actual kernel,
 // so a job is rejected by `ppl validate` instead of aborting in Kokkos. The error names the key and the range.
-template <int C, class Row>
+template <int C, class Row, class Store = direct_store>
 void check_tile_shape(const std::string& label, const config_node* params, tile_shape s) {
   const int tile = s.tile ? s.tile : default_tile_atoms;
-  const int max_team = max_team_size<C, Row>(tile);
+  const int max_team = max_team_size<C, Row, Store>(tile);
   const tile_shape big = largest_shape(s);
   const int team = big.width * big.rows;
   if (team <= max_team) return;
@@ -171,26 +189,46 @@ void check_tile_shape(const std::string& label, const config_node* params, tile_
                     std::to_string(max_team) + "]");
 }
 
-// One launch over the lattice; `label` names the kernel for profilers and errors.
-template <int C, class Row>
-void launch_coalesced(const std::string& label, const device_atoms& a, const lattice& g, potential_view out,
-                      tile_shape shape, bool accumulate) {
-  using kernel_type = coalesced_kernel<C, Row>;
-  const tile_shape s = resolve_shape(shape, C, g);
-  const int nrows = g.dims[1] * g.dims[2];
-  const int blocks_x = int(ceil_div(g.dims[0], std::int64_t(s.width) * C));
-  const std::int64_t league = std::int64_t(blocks_x) * ceil_div(nrows, s.rows);
+// The point tiles of a lattice for a resolved team shape: blocks_x along x times the row blocks.
+struct point_tiling {
+  int nrows = 0, blocks_x = 0;
+  std::int64_t tiles = 0;
+};
+inline point_tiling tiling_of(const lattice& g, tile_shape s, int c) {
+  point_tiling t;
+  t.nrows = g.dims[1] * g.dims[2];
+  t.blocks_x = int(ceil_div(g.dims[0], std::int64_t(s.width) * c));
+  t.tiles = std::int64_t(t.blocks_x) * ceil_div(t.nrows, s.rows);
+  return t;
+}
+
+// One launch of coalesced_kernel<C, Row, Store> with a resolved shape `s`: the league is the point tiles, times
+// `chunks` atom chunks of `chunk_atoms` when Store::split. `label` names the kernel for profilers and errors.
+template <int C, class Row, class Store>
+void launch_tiles(const std::string& label, const device_atoms& a, const lattice& g, const Store& store, tile_shape s,
+                  int chunks = 1, int chunk_atoms = 0) {
+  using kernel_type = coalesced_kernel<C, Row, Store>;
+  const point_tiling t = tiling_of(g, s, C);
+  const std::int64_t league = t.tiles * chunks;
   if (league > std::int64_t(std::numeric_limits<int>::max()))
     throw error(exit_code::failure, label + ": lattice too large for one launch");
   // check_tile_shape passed at configuration time; this guards callers that skipped it.
-  const int max_team = max_team_size<C, Row>(s.tile);
+  const int max_team = max_team_size<C, Row, Store>(s.tile);
   if (s.width * s.rows > max_team)
     throw error(exit_code::bad_input, label + ": block_width x block_rows = " + std::to_string(s.width * s.rows) +
                                           " exceeds this backend's team size limit " + std::to_string(max_team));
   typename kernel_type::policy policy(int(league), s.width * s.rows);
   policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
-  const kernel_type kernel{a.data, out, g.shape(), nrows, int(a.size()), s.width, s.rows, blocks_x, s.tile, accumulate};
+  const kernel_type kernel{a.data, store,      g.shape(), t.nrows,      int(a.size()), s.width,
+                           s.rows, t.blocks_x, s.tile,    int(t.tiles), chunk_atoms};
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
+}
+
+// One launch over the lattice, every team summing all the atoms into its points.
+template <int C, class Row>
+void launch_coalesced(const std::string& label, const device_atoms& a, const lattice& g, potential_view out,
+                      tile_shape shape, bool accumulate) {
+  launch_tiles<C, Row>(label, a, g, direct_store{out, accumulate}, resolve_shape(shape, C, g));
 }
 
 // The team-shape parameters of the tiled kernels (their spaces append these).

@@ -41,6 +41,11 @@ const potential_registry& potential_strategies() {
            "C points per thread strided by the block width, atoms tiled in team scratch (coarsening, block_width, "
            "block_rows, tile_atoms)",
            "all", make_gather_coalesced, build_requirement::none, coulomb, gather_coalesced_parameters()});
+    r.add({"gather_atom_split",
+           "gather_coalesced's tiles for small lattices: point tiles x atom chunks teams, each summing one chunk; "
+           "partial sums combined by atomics or a deterministic second pass (combine, atoms_per_chunk, coarsening, "
+           "block_width, block_rows, tile_atoms)",
+           "all", make_gather_atom_split, build_requirement::none, coulomb, gather_atom_split_parameters()});
     r.add(
         {"cutoff_binned",
          "small bins of fixed capacity sorted on the device, a region's neighbourhood offset list, bins staged in team "

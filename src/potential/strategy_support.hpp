@@ -18,6 +18,7 @@ namespace ppl::potential_detail {
 const parameter_space& gather_parameters();
 const parameter_space& gather_coarsened_parameters();
 const parameter_space& gather_coalesced_parameters();
+const parameter_space& gather_atom_split_parameters();
 const parameter_space& gather_constmem_cuda_parameters();
 const parameter_space& gather_hybrid_rsqrt_cuda_parameters();
 const parameter_space& cutoff_binned_parameters();
@@ -32,6 +33,7 @@ std::unique_ptr<potential_strategy> make_scatter(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);
 std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
+std::unique_ptr<potential_strategy> make_gather_atom_split(const config_node* params);
 std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params);
 std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)

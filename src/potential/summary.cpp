@@ -115,7 +115,11 @@ std::string to_text(const potential_summary& s) {
   fmt::format_to(it, "lattice      {} x {} x {} = {} points, spacing {} A, origin ({:.4f}, {:.4f}, {:.4f}) A{}\n",
                  g.dims[0], g.dims[1], g.dims[2], g.size(), g.spacing, g.origin[0], g.origin[1], g.origin[2],
                  s.single_plane ? " (single plane)" : "");
-  fmt::format_to(it, "strategy     {}\n", s.strategy);
+  if (s.strategy == s.strategy_chosen || s.strategy_chosen.empty())
+    fmt::format_to(it, "strategy     {}\n", s.strategy);
+  else
+    fmt::format_to(it, "strategy     {}: {}{} ({})\n", s.strategy, s.strategy_chosen,
+                   s.strategy_params.empty() ? "" : " " + s.strategy_params, s.strategy_reason);
   fmt::format_to(it, "interaction  {}\n", s.pair.describe());
   fmt::format_to(it, "physics      units {}, permittivity {}, exclusion radius {} A ({} points zeroed)\n", u,
                  s.physics.permittivity, s.physics.exclusion_radius, s.excluded_points);
@@ -168,6 +172,9 @@ std::string to_json(const potential_summary& s) {
                   {"points", g.size()},
                   {"single_plane", s.single_plane}};
   j["strategy"] = s.strategy;
+  j["strategy_chosen"] = s.strategy_chosen.empty() ? s.strategy : s.strategy_chosen;
+  if (!s.strategy_params.empty()) j["strategy_chosen_params"] = s.strategy_params;
+  j["strategy_reason"] = s.strategy_reason;
   j["interaction"] = {{"kind", config_name(s.pair.kind)}};
   if (s.pair.is_cutoff()) {
     j["interaction"]["radius"] = s.pair.radius;

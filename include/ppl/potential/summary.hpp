@@ -53,8 +53,11 @@ struct potential_summary {
   double net_charge = 0;
   lattice grid;
   bool single_plane = false;
-  std::string strategy;
-  interaction pair;  // what was summed
+  std::string strategy;         // as the job asked: a name or "auto"
+  std::string strategy_chosen;  // the strategy that ran (= strategy unless auto)
+  std::string strategy_params;  // auto: the strategy_params it set ("{key: value}"), "" when none
+  std::string strategy_reason;  // auto: why (strategy_choice.hpp); otherwise "named in the job"
+  interaction pair;             // what was summed
   physics_options physics;
   std::size_t excluded_points = 0;
   value_stats values;        // after units, permittivity and exclusion

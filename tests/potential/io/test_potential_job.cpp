@@ -252,6 +252,64 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
 }
 
+// `strategy: auto`, the default: the chosen strategy runs and verifies; the summary names the request, the choice
+// and the reason, and the progress says it.
+TEST(potential_job, auto_is_the_default_and_says_what_it_chose) {
+  for (const std::string strategy_line : {"", "strategy: auto\n"}) {
+    temp_dir t;
+    const auto job =
+        t.write("job.yaml",
+                "job: potential\n"
+                "input:\n"
+                "  random: {atoms: 300, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
+                "lattice: {origin: [-1.0, -0.5, 0.25], spacing: 0.5, dims: [17, 13, 11]}\n" +
+                    strategy_line + "output: {summary: " + t.file("v.json") +
+                    "}\nverification: {mode: full}\ntiming: {warmup: 0, repeats: 1}\n");
+    std::string out;
+    ASSERT_EQ(run_job(job, &out), 0) << out;
+    const auto s = read_json(t.file("v.json"));
+    EXPECT_EQ(s["strategy"], "auto");
+    const std::string chosen = s["strategy_chosen"].get<std::string>();
+    EXPECT_NE(ppl::potential_strategies().find(chosen), nullptr) << chosen;
+    EXPECT_FALSE(s["strategy_reason"].get<std::string>().empty());
+    EXPECT_NE(out.find("potential: strategy auto: " + chosen + " ("), std::string::npos) << out;
+    EXPECT_NE(out.find("strategy     auto: " + chosen), std::string::npos) << out;
+    EXPECT_TRUE(s["verification"]["passed"].get<bool>());
+  }
+  // A cutoff interaction gets a cutoff strategy.
+  temp_dir t;
+  const auto job = t.write("job.yaml",
+                           "job: potential\n"
+                           "input: {random: {atoms: 100, box_lo: [0, 0, 0], box_hi: [6, 5, 4], seed: 1}}\n"
+                           "lattice: {spacing: 0.5, dims: [16, 12, 10]}\n"
+                           "physics: {interaction: {kind: cutoff, radius: 3.0}}\n"
+                           "output: {summary: " +
+                               t.file("c.json") + "}\ntiming: {warmup: 0, repeats: 1}\n");
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("c.json"));
+  EXPECT_EQ(s["strategy_chosen"], ppl_test::cuda_build ? "cutoff_binned_cuda" : "cutoff_binned");
+}
+
+// A named strategy: the summary's choice is the name, "named in the job".
+TEST(potential_job, named_strategy_is_its_own_choice) {
+  temp_dir t;
+  const auto job = t.write("job.yaml",
+                           "job: potential\n"
+                           "input: {random: {atoms: 10, seed: 3}}\n"
+                           "lattice: {dims: [5, 4, 3]}\n"
+                           "strategy: gather\n"
+                           "output: {summary: " +
+                               t.file("v.json") + "}\ntiming: {warmup: 0, repeats: 1}\n");
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("v.json"));
+  EXPECT_EQ(s["strategy"], "gather");
+  EXPECT_EQ(s["strategy_chosen"], "gather");
+  EXPECT_EQ(s["strategy_reason"], "named in the job");
+  EXPECT_EQ(out.find("strategy auto"), std::string::npos) << out;
+}
+
 // Every strategy this build runs, end to end: load_job -> run -> .dx and summary written, the job's float64
 // verification passing, the map in the file within 1e-5 (relative L2) of the float64 sum; and the same job with an
 // impossible tolerance exits 3 with its outputs written.
@@ -375,7 +433,10 @@ INSTANTIATE_TEST_SUITE_P(
         bad_job{"bad_units", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {units: volts}\n",
                 "job.yaml:4:18: 'physics.units' = 'volts' is not one of"},
         bad_job{"unknown_strategy", "input: {pqr: ok.pqr}\nstrategy: nope\n", "job.yaml:3:1: strategy: unknown"},
-        bad_job{"missing_strategy", "input: {pqr: ok.pqr}\n", "missing required key 'strategy'"},
+        bad_job{"auto_with_strategy_params", "input: {pqr: ok.pqr}\nstrategy_params: {coarsening: 4}\n",
+                "job.yaml:3:18: 'strategy_params' needs a named strategy; strategy: auto chooses"},
+        bad_job{"auto_named_with_strategy_params", "input: {pqr: ok.pqr}\nstrategy: auto\nstrategy_params: {a: 1}\n",
+                "job.yaml:4:18: 'strategy_params' needs a named strategy"},
         bad_job{"two_inputs", "input: {pqr: ok.pqr, water_box: {size: [5, 5, 5]}}\nstrategy: reference\n",
                 "exactly one of: pqr, random, water_box (2 given)"},
         bad_job{"missing_pqr", "input: {pqr: none.pqr}\nstrategy: reference\n", "'input.pqr': cannot open"},
@@ -418,8 +479,11 @@ INSTANTIATE_TEST_SUITE_P(
                 "job.yaml:4:1: duplicate key 'strategy' (first at line 3)"},
         bad_job{"second_document", "input: {pqr: ok.pqr}\nstrategy: reference\n---\njob: potential\n",
                 "job.yaml:5:1: a second YAML document"},
-        bad_job{"misspelt_required_key", "input: {pqr: ok.pqr}\nstratgy: reference\n",
-                "job.yaml:3:1: unknown key 'stratgy': did you mean 'strategy' (required)? valid keys: input, job,"},
+        bad_job{"misspelt_required_key", "inputs: {pqr: ok.pqr}\nstrategy: reference\n",
+                "job.yaml:2:1: unknown key 'inputs': did you mean 'input' (required)?"},
+        // `strategy` has a default (auto), so a misspelt one is an unknown key, not a silent auto.
+        bad_job{"misspelt_strategy", "input: {pqr: ok.pqr}\nstratgy: reference\n",
+                "job.yaml:3:1: unknown key 'stratgy'; valid keys: input, job,"},
         bad_job{"verification_mode", "input: {pqr: ok.pqr}\nstrategy: reference\nverification: {mode: most}\n",
                 "'verification.mode' = 'most' is not one of"},
         bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",

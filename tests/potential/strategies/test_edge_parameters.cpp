@@ -34,6 +34,10 @@ const std::map<std::string, std::vector<std::string>>& edges() {
     t["gather_coarsened"] = {"coarsening: 1", "coarsening: 16"};
     for (const auto& fixed : {"coarsening: 16, tile_atoms: 1", "coarsening: 1, tile_atoms: 2048"})
       for (const auto& s : team_shapes(fixed)) t["gather_coalesced"].push_back(s);
+    for (const auto& fixed :
+         {"coarsening: 16, tile_atoms: 1, atoms_per_chunk: 7", "coarsening: 1, combine: atomic, atoms_per_chunk: 1",
+          "coarsening: 8, tile_atoms: 2048, atoms_per_chunk: 100000000"})
+      for (const auto& s : team_shapes(fixed)) t["gather_atom_split"].push_back(s);
     t["gather_constmem_cuda"] = {"{coarsening: 1, atoms_per_pass: 32}", "{coarsening: 16, atoms_per_pass: 1920}"};
     for (const auto& fixed :
          {"coarsening: 8, software_points: 0, tile_atoms: 1", "coarsening: 16, software_points: 8, tile_atoms: 2048"})

@@ -66,6 +66,8 @@ inline const tolerance& tolerance_of(const std::string& strategy) {
       {"gather", {4.0, summation::atom_order, true}},
       {"gather_coarsened", {4.0, summation::atom_order, true}},
       {"gather_coalesced", {4.0, summation::atom_order, true}},
+      // Chunk sums added in chunk order (two_pass) or in any order (atomic): not the atom order.
+      {"gather_atom_split", {4.0, summation::any_order, true}},
       {"gather_constmem_cuda", {4.0, summation::atom_order, true}},
       // software_points of the C points per thread use a software rsqrt with two Newton steps: up to 39.7 eps
       // (4.735e-6) low per term instead of 1.24; the other roundings as above.

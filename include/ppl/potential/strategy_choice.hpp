@@ -1,0 +1,73 @@
+#pragma once
+// `strategy: auto` for the potential maps: which strategy (and which of its parameters) a job gets from the
+// lattice, the atom count, the interaction and the build, with a one-line reason that `ppl run` prints and the
+// summary records (strategy_chosen, strategy_reason). The rule (docs/potential.md, "strategy: auto"):
+//  1. a cutoff interaction: cutoff_binned_cuda on a CUDA build, else cutoff_binned;
+//  2. Coulomb on a lattice whose point tiles do not fill the device: gather_atom_split (the atoms split too);
+//  3. Coulomb otherwise: gather_coalesced (on CUDA gather_hybrid_rsqrt_cuda instead, or on a host gather_coarsened,
+//     when auto_rule says so).
+#include <array>
+#include <cstddef>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ppl/potential/interaction.hpp"
+#include "ppl/potential/lattice.hpp"
+
+namespace ppl {
+
+// Every threshold of the rule and of gather_atom_split's automatic chunking. What they rest on:
+//  - perf/results/h200-run4 (docs/potential.md, run 4): 256x256x64 with 40k atoms, gather_coalesced 3.935e12/s,
+//    gather_hybrid_rsqrt_cuda 3.974e12/s: 1024 point tiles of 512 threads, about 1.9 times the 528 teams the H200
+//    runs at once (132 SMs x 2048 threads / 512), so a lattice that size fills the device without splitting atoms;
+//  - issue 11: the PMPP plane (100 x 100 points, 10,000 atoms) makes 4 such tiles, gather_coalesced 1.36 ms for a
+//    compute limit of 24 us;
+//  - perf/results/potential-openmp.json: on OpenMP gather_coarsened (C = 8) and gather_coalesced were within 3% of
+//    each other (928 against 951 ms at gather_coalesced's best C, 886 against 911 ms on the PMPP plane), measured
+//    with the 2 cores loaded 6-8 times over; on the same machine less loaded, gather_coalesced (C = 8) was 6-7% ahead
+//    of gather_coarsened on both scenarios (not committed). Re-measure before relying on either.
+// fill_waves, split_target_waves and split_min_chunk_atoms are first guesses until the H200 sweep of
+// gather_atom_split against gather_coalesced over lattice sizes (docs/potential.md says which) replaces them.
+namespace auto_rule {
+// Coulomb: gather_atom_split when gather_coalesced's point tiles (its default team shape, C = coalesced_coarsening)
+// are fewer than fill_waves x the teams the device runs at once (concurrency / threads per team).
+constexpr double fill_waves = 1.0;
+constexpr int coalesced_coarsening = 8;
+// ... and only when the atoms make at least two chunks (fewer: gather_atom_split would be gather_coalesced).
+// gather_atom_split with atoms_per_chunk: auto: chunks enough for point tiles x chunks >= split_target_waves x the
+// teams resident at once, each chunk at least split_min_chunk_atoms atoms (below that a team writes or adds its
+// C partial sums per thread for too few pairs).
+constexpr int split_target_waves = 4;
+constexpr int split_min_chunk_atoms = 64;
+// CUDA, a full lattice: gather_hybrid_rsqrt_cuda was 1.0% faster than gather_coalesced in run 4 (one median of 3
+// each), within the spread of repeated runs, and its software rsqrt costs up to 40 eps per term against 1.2; so the
+// portable kernel unless this says otherwise.
+constexpr bool cuda_prefers_hybrid_rsqrt = false;
+// A host, a full lattice: gather_coalesced (the GPU's kernel; see potential-openmp.json above) unless this is set.
+constexpr bool host_prefers_coarsened = false;
+}  // namespace auto_rule
+
+// What the rule looks at.
+struct potential_problem_summary {
+  std::array<int, 3> dims{1, 1, 1};
+  std::size_t atoms = 0;
+  interaction pair;
+  bool periodic = false;
+  bool cuda = false;    // the default execution space is CUDA (the _cuda strategies run)
+  bool gpu = false;     // the default execution space is a GPU
+  int concurrency = 1;  // DefaultExecutionSpace::concurrency(): threads the device runs at once
+};
+// This build's backend and concurrency (Kokkos initialised) for a lattice, atom count and interaction.
+potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms, const interaction& pair);
+
+struct potential_choice {
+  std::string strategy;
+  std::vector<std::pair<std::string, std::string>> parameters;  // strategy_params it sets; the rest are defaults
+  std::string reason;                                           // one line, for `ppl run` and the summary
+  std::string parameters_yaml() const;                          // "{key: value, ...}", "" when none
+};
+
+potential_choice choose_potential_strategy(const potential_problem_summary& p);
+
+}  // namespace ppl

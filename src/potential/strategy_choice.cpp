@@ -1,0 +1,90 @@
+// `strategy: auto` (include/ppl/potential/strategy_choice.hpp): the rule and its reasons. The thresholds are in
+// auto_rule, in that header.
+#include "ppl/potential/strategy_choice.hpp"
+
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <type_traits>
+
+#include "coalesced_tiles.hpp"
+#include "ppl/core/system_info.hpp"
+
+namespace ppl {
+
+potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms, const interaction& pair) {
+  potential_problem_summary p;
+  p.dims = g.dims;
+  p.atoms = atoms;
+  p.pair = pair;
+  p.periodic = g.periodic;
+#if defined(KOKKOS_ENABLE_CUDA)
+  p.cuda = std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value;
+#endif
+  p.gpu = default_space_is_gpu();
+  p.concurrency = Kokkos::DefaultExecutionSpace().concurrency();
+  return p;
+}
+
+std::string potential_choice::parameters_yaml() const {
+  if (parameters.empty()) return "";
+  std::string out;
+  for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value;
+  return out + "}";
+}
+
+potential_choice choose_potential_strategy(const potential_problem_summary& p) {
+  using namespace potential_detail;
+  potential_choice c;
+  if (p.pair.is_cutoff()) {
+    c.strategy = p.cuda ? "cutoff_binned_cuda" : "cutoff_binned";
+    c.reason = p.cuda ? "cutoff interaction on a CUDA build: the fastest cutoff strategy on the "
+                        "H200 (46.9 ms against cutoff_binned's 55.0, perf/results/cutoff-h200-2)"
+                      : "cutoff interaction: visits only the bins within the cutoff";
+    return c;
+  }
+  // How many teams gather_coalesced would launch for this lattice, against how many the device runs at once.
+  lattice g;
+  g.dims = p.dims;
+  const int cc = auto_rule::coalesced_coarsening;
+  const tile_shape s = resolve_shape({}, cc, g, p.gpu);
+  const long long tiles = tiling_of(g, s, cc).tiles;
+  const int team = s.width * s.rows;
+  const long long resident = std::max(1, p.concurrency / team);
+  const bool small = double(tiles) < auto_rule::fill_waves * double(resident);
+  const long long points = (long long)p.dims[0] * p.dims[1] * p.dims[2];
+  if (small && p.atoms >= std::size_t(2 * auto_rule::split_min_chunk_atoms)) {
+    c.strategy = "gather_atom_split";
+    c.reason = fmt::format(
+        "Coulomb, {} points make {} point tiles of {} threads for {} teams at once: the {} atoms are split "
+        "across teams too",
+        points, tiles, team, resident, p.atoms);
+    return c;
+  }
+  const std::string fill =
+      small ? fmt::format("{} point tiles (fewer than {} teams at once, but {} atoms are too few to split)", tiles,
+                          resident, p.atoms)
+            : fmt::format("{} point tiles for {} teams at once", tiles, resident);
+  if (!p.gpu && auto_rule::host_prefers_coarsened) {
+    c.strategy = "gather_coarsened";
+    c.reason = "Coulomb on the host, " + fill + ": its C = 8 points per thread vectorise";
+    return c;
+  }
+  if (!p.gpu) {
+    c.strategy = "gather_coalesced";
+    c.reason = "Coulomb on the host, " + fill + ": one-thread teams whose C = 8 points per thread vectorise";
+    return c;
+  }
+  if (p.cuda && auto_rule::cuda_prefers_hybrid_rsqrt) {
+    c.strategy = "gather_hybrid_rsqrt_cuda";
+    c.reason = "Coulomb, " + fill + ": 3.97e12/s on the H200 (perf/results/h200-run4)";
+    return c;
+  }
+  c.strategy = "gather_coalesced";
+  c.reason = "Coulomb, " + fill +
+             ": 3.94e12/s on the H200 (perf/results/h200-run4), within 1% of "
+             "gather_hybrid_rsqrt_cuda with a thirtieth of its error per term";
+  return c;
+}
+
+}  // namespace ppl
