@@ -11,7 +11,9 @@
 #      in gather_coalesced's point tiles per resident team (fill_waves); each summary has point_tiles and teams;
 #   4. auto: the examples and the large case with strategy: auto, to confirm the choices (no regression at
 #      256 x 256 x 64: 3.94e12/s in run 4).
-# ATOM_SPLIT_PARTS picks the parts (default "tests plane fill auto"); ATOM_SPLIT_REPEATS the timed computes (20).
+# ATOM_SPLIT_PARTS picks the parts (default "tests plane fill auto"); ATOM_SPLIT_REPEATS the timed computes (20);
+# ATOM_SPLIT_COARSENING and ATOM_SPLIT_CHUNKS the plane's grid (default "2 4 8" x "0 32 128 512": each run is a
+# process, about half a second of CUDA start-up, so the grid is kept small).
 # Expects .device/bin/{ppl,test_potential_strategies} built for CUDA (perf/device/pack.sh) and .device/lib;
 # ATOM_SPLIT_BIN=build/openmp runs the same on the OpenMP build (a dry run of the script).
 source perf/device/setup.sh
@@ -44,8 +46,8 @@ if want plane; then
   echo "== the PMPP plane (100 x 100 points, 10,000 atoms; compute limit 24 us)"
   for s in gather gather_coalesced gather_hybrid_rsqrt_cuda; do run "plane-$s" $plane --set strategy=$s; done
   for combine in two_pass atomic; do
-    for c in 1 2 4 8; do
-      for apc in 0 16 32 64 128 256 512 1024; do
+    for c in ${ATOM_SPLIT_COARSENING:-2 4 8}; do
+      for apc in ${ATOM_SPLIT_CHUNKS:-0 32 128 512}; do
         run "plane-split-$combine-c$c-a$apc" $plane --set strategy=gather_atom_split \
           --set "strategy_params={combine: $combine, coarsening: $c, atoms_per_chunk: $apc}"
       done
