@@ -37,9 +37,9 @@ struct runs {
   Kokkos::RangePolicy<sparse_space> policy() const { return Kokkos::RangePolicy<sparse_space>(0, items); }
 };
 
-// Calls body(i0, ..) for the run of item w: on a full run with chunks of `chunk` elements (element(w, c0 + k),
-// k < chunk), loads first; on the tail element by element. `load(k, i)` fetches element i into register slot k,
-// `step(k, i)` computes and stores it, in increasing k, so sums accumulate in the same order on both paths.
+// Runs item w's elements through load(k, i) (fetch element i into register slot k) and step(k, i) (compute and
+// store it) in increasing element order, so sums accumulate in the same order on both paths: a full run chunk by
+// chunk, every load of a chunk before its first step; the tail element by element.
 template <class Load, class Step>
 KOKKOS_FORCEINLINE_FUNCTION void for_run(const runs& e, const int w, const Load& load, const Step& step) {
   if (e.full(w)) {
