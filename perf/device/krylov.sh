@@ -70,13 +70,13 @@ if merged is not None:
     json.dump(merged, open(os.path.join(out, "krylov-h200.json"), "w"), indent=1)
 def name(b): return b["run_name"].split("/iterations")[0]
 best = {}
-print(f"{'benchmark':58} {'ms/iter':>9} {'x floor':>8} {'GB/s':>7} {'spmv%':>6}")
+print(f"{'benchmark':58} {'ms/iter':>9} {'x floor':>8} {'x fl.31':>8} {'GB/s':>7} {'spmv%':>6}")
 for b in rows:
     n = name(b); t = b["real_time"]
     if n.startswith("eigen"):
-        print(f"{n:58} {t:9.3f} {'':>8} {'':>7} {'':>6}")
+        print(f"{n:58} {t:9.3f} {'':>8} {'':>8} {'':>7} {'':>6}")
     else:
-        print(f"{n:58} {t:9.3f} {b['x_floor']:8.2f} {b['eff_GBps']:7.0f} {100*b['spmv_frac']:6.1f}")
+        print(f"{n:58} {t:9.3f} {b['x_floor']:8.2f} {b.get('x_floor31', 0):8.2f} {b['eff_GBps']:7.0f} {100*b['spmv_frac']:6.1f}")
     m = re.match(r"(\w+)/.*/(cd\d+)/rows:(\d+)(?:/threads:(\d+))?", n)
     if m:
         key = (m.group(2), int(m.group(3)))

@@ -1,8 +1,10 @@
 // BiCGSTAB (van der Vorst 1992) with right preconditioning, so the recursive residual is the unpreconditioned
 // one. Per iteration: 2 SpMV, 2 fused 3-dot reductions, 3 updates (the last fused with the 2 dots of the next
 // rho and ||r||); a diagonal preconditioner (Jacobi) is fused into the first two updates, any other is applied
-// after them. The scalars stay on the device; the host reads the 16 scalar slots once per iteration
-// (docs/solver.md: "What crosses to the host"). The loop around the steps is the shared driver (krylov_driver.cpp).
+// after them. With Jacobi the direction is kept only as p_hat = D^-1 p (p is needed for nothing else), which saves
+// its store: docs/solver.md counts the passes. The scalars stay on the device; the host reads the 16 scalar slots once
+// per iteration (docs/solver.md: "What crosses to the host"). The loop around the steps is the shared driver
+// (krylov_driver.cpp).
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
@@ -25,9 +27,11 @@ class bicgstab_method final : public krylov_method {
         n_(c.A.numRows()),
         identity_(c.M.is_identity()),
         dinv_(c.M.inverse_diagonal()),
+        fused_(dinv_.data() != nullptr),
         r_("ppl::bicgstab::r", n_),
         rh_("ppl::bicgstab::r_hat", n_),
-        p_("ppl::bicgstab::p", n_),
+        // With a fused Jacobi p is never formed: only p_hat.
+        p_(fused_ ? vector_view() : vector_view("ppl::bicgstab::p", n_)),
         v_("ppl::bicgstab::v", n_),
         t_("ppl::bicgstab::t", n_),
         // Without a preconditioner p_hat is p and s_hat is s, which lives in r (s = r - alpha v is done in place).
@@ -47,7 +51,7 @@ class bicgstab_method final : public krylov_method {
       vec::axpby(dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
     }
     Kokkos::deep_copy(rh_, r_);
-    Kokkos::deep_copy(p_, 0.0);
+    Kokkos::deep_copy(fused_ ? ph_ : p_, 0.0);
     Kokkos::deep_copy(v_, 0.0);
     vec::dots3(r_, r_, s, sl_.at(cur, RHO));  // RHO = RR = (r, r)
     sl_.fetch();
@@ -60,18 +64,21 @@ class bicgstab_method final : public krylov_method {
     const auto& o = c_.o;
     auto s = sl_.device();
     const int c = k & 1, nx = c ^ 1;  // this iteration's slots, the previous (= next) iteration's
-    const bool fused = dinv_.data() != nullptr;
     // p = r + beta (p - omega' v), beta = (rho / rho') (alpha' / omega') = rho tt' / (rv' ts'), beta omega' = rho / rv'
     dev_coef beta;
     beta.num0 = sl_.at(c, RHO);
     beta.num1 = sl_.at(nx, TT);
     beta.den0 = sl_.at(nx, RV);
     beta.den1 = sl_.at(nx, TS);
-    // With a diagonal M, p_hat = D^-1 p is written by the same kernel (charged to "update").
-    vec::axpbypcz(dev_coef::constant(1.0), r_, dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RV), -1.0), v_, beta, p_, s,
-                  dinv_, fused ? ph_ : vector_view());
+    const dev_coef beta_omega = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RV), -1.0);
+    if (fused_) {
+      // p_hat = D^-1 (r - beta omega' v) + beta p_hat (charged to "update")
+      vec::scaled_axpy_pcz(dinv_, r_, beta_omega, v_, beta, ph_, s);
+    } else {
+      vec::axpbypcz(dev_coef::constant(1.0), r_, beta_omega, v_, beta, p_, s);
+    }
     clock.charge(times.update);
-    if (!identity_ && !fused) {
+    if (!identity_ && !fused_) {
       c_.M.apply(p_, ph_);
       clock.charge(times.precond);
     }
@@ -82,9 +89,9 @@ class bicgstab_method final : public krylov_method {
     const dev_coef alpha =
         dev_coef::ratio(sl_.at(c, RHO), sl_.at(c, RV)).guarded(o.breakdown_tol, sl_.at(c, RHAT2), sl_.at(c, VV));
     // s = r - alpha v, in r; with a diagonal M also s_hat = D^-1 s
-    vec::axpby(alpha.negated(), v_, dev_coef::constant(1.0), r_, s, dinv_, fused ? sh_ : vector_view());
+    vec::axpby(alpha.negated(), v_, dev_coef::constant(1.0), r_, s, dinv_, fused_ ? sh_ : vector_view());
     clock.charge(times.update);
-    if (!identity_ && !fused) {
+    if (!identity_ && !fused_) {
       c_.M.apply(r_, sh_);
       clock.charge(times.precond);
     }
@@ -125,6 +132,7 @@ class bicgstab_method final : public krylov_method {
   const int n_;
   const bool identity_;
   const const_vector_view dinv_;  // M^-1 when M is diagonal (fused into the updates), else empty
+  const bool fused_;              // dinv_ is given
   vector_view r_, rh_, p_, v_, t_, ph_, sh_;
   scalar_slots sl_;
 };

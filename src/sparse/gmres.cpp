@@ -130,6 +130,7 @@ class gmres_method final : public krylov_method {
     st.rnorm = singular ? std::hypot(g_[j], g_[j + 1]) : std::fabs(g_[j + 1]);
 
     if (st.rnorm <= c_.tol || j_ == m_ || invariant) {
+      if (c_.o.gmres_basis) c_.o.gmres_basis(V_, invariant ? j_ : j_ + 1);  // v_{j+1} is not formed when invariant
       st.moved = update_x(clock, times);
       if (st.rnorm > c_.tol) {
         if (invariant) {

@@ -19,13 +19,43 @@ namespace {
 constexpr bool on_host = std::is_same<sparse_space::memory_space, Kokkos::HostSpace>::value;
 constexpr int per_item = on_host ? 256 : 4;
 
-// Which elements work item w handles: element(w, k) for k < per_item, those < n.
+// Elements whose loads a full run issues before any of their results is stored. A store through one View may
+// alias a later load through another as far as the compiler knows, so a loop that loads, computes and stores
+// element by element keeps one element's loads in flight per thread; loading a chunk first keeps `chunk` of them.
+// On a GPU that is what a bandwidth-bound kernel needs (Kokkos 3.4 runs a range reduction on at most 256 blocks of
+// 256 threads, too few to hide the memory latency one load at a time); on the host it lets the compiler vectorise.
+constexpr int chunk = on_host ? 8 : per_item;
+static_assert(per_item % chunk == 0, "a run is made of whole chunks");
+
+// Which elements work item w handles: element(w, k) for k < per_item, those < n. full(w): all of them are < n (every
+// item but the last few), so the run needs no per-element bound test.
 struct runs {
   int n = 0, items = 0;
   explicit runs(std::size_t size) : n(static_cast<int>(size)), items((n + per_item - 1) / per_item) {}
   KOKKOS_INLINE_FUNCTION int element(int w, int k) const { return on_host ? w * per_item + k : w + k * items; }
+  KOKKOS_INLINE_FUNCTION bool full(int w) const { return element(w, per_item - 1) < n; }
   Kokkos::RangePolicy<sparse_space> policy() const { return Kokkos::RangePolicy<sparse_space>(0, items); }
 };
+
+// Runs item w's elements through load(k, i) (fetch element i into register slot k) and step(k, i) (compute and
+// store it) in increasing element order, so sums accumulate in the same order on both paths: a full run chunk by
+// chunk, every load of a chunk before its first step; the tail element by element.
+template <class Load, class Step>
+KOKKOS_FORCEINLINE_FUNCTION void for_run(const runs& e, const int w, const Load& load, const Step& step) {
+  if (e.full(w)) {
+    for (int c0 = 0; c0 < per_item; c0 += chunk) {
+      for (int k = 0; k < chunk; ++k) load(k, e.element(w, c0 + k));
+      for (int k = 0; k < chunk; ++k) step(k, e.element(w, c0 + k));
+    }
+  } else {
+    for (int k = 0; k < per_item; ++k) {
+      const int i = e.element(w, k);
+      if (i >= e.n) break;
+      load(0, i);
+      step(0, i);
+    }
+  }
+}
 
 // N sums as one fixed-size value: Kokkos (3.4, CUDA) reduces a value of static size with warp shuffles in
 // registers, where a run-time-sized array reduction (value_type = double[], what this file used until run 4) goes
@@ -63,14 +93,18 @@ struct dots3_functor : sum_reduction<3> {
   dots3_functor(runs e_, const_vector_view a_, const_vector_view b_) : e(e_), a(a_), b(b_) {}
   KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type& v) const {
     double ab = 0, aa = 0, bb = 0;
-    for (int k = 0; k < per_item; ++k) {
-      const int i = e.element(w, k);
-      if (i >= e.n) break;
-      const double ai = a(i), bi = b(i);
-      ab += ai * bi;
-      aa += ai * ai;
-      bb += bi * bi;
-    }
+    double av[chunk] = {}, bv[chunk] = {};
+    for_run(
+        e, w,
+        [&](int k, int i) {
+          av[k] = a(i);
+          bv[k] = b(i);
+        },
+        [&](int k, int) {
+          ab += av[k] * bv[k];
+          aa += av[k] * av[k];
+          bb += bv[k] * bv[k];
+        });
     v.v[0] += ab;
     v.v[1] += aa;
     v.v[2] += bb;
@@ -88,14 +122,20 @@ struct axpby_functor {
   KOKKOS_INLINE_FUNCTION void operator()(const int w) const {
     const double ca = a.eval(s), cb = b.eval(s);
     const bool jacobi = d.data() != nullptr;
-    for (int k = 0; k < per_item; ++k) {
-      const int i = e.element(w, k);
-      if (i >= e.n) break;
-      // b = 0 must not read y (it may hold garbage, e.g. a fresh allocation's NaN)
-      const double yi = cb == 0.0 ? ca * x(i) : ca * x(i) + cb * y(i);
-      y(i) = yi;
-      if (jacobi) dy(i) = d(i) * yi;
-    }
+    double xv[chunk] = {}, yv[chunk] = {}, dv[chunk] = {};
+    for_run(
+        e, w,
+        [&](int k, int i) {
+          xv[k] = x(i);
+          // b = 0 must not read y (it may hold garbage, e.g. a fresh allocation's NaN)
+          if (cb != 0.0) yv[k] = y(i);
+          if (jacobi) dv[k] = d(i);
+        },
+        [&](int k, int i) {
+          const double yi = cb == 0.0 ? ca * xv[k] : ca * xv[k] + cb * yv[k];
+          y(i) = yi;
+          if (jacobi) dy(i) = dv[k] * yi;
+        });
   }
 };
 
@@ -110,13 +150,47 @@ struct axpbypcz_functor {
   KOKKOS_INLINE_FUNCTION void operator()(const int w) const {
     const double ca = a.eval(s), cb = b.eval(s), cc = c.eval(s);
     const bool jacobi = d.data() != nullptr;
-    for (int k = 0; k < per_item; ++k) {
-      const int i = e.element(w, k);
-      if (i >= e.n) break;
-      const double zi = cc == 0.0 ? ca * x(i) + cb * y(i) : ca * x(i) + cb * y(i) + cc * z(i);
-      z(i) = zi;
-      if (jacobi) dz(i) = d(i) * zi;
-    }
+    double xv[chunk] = {}, yv[chunk] = {}, zv[chunk] = {}, dv[chunk] = {};
+    for_run(
+        e, w,
+        [&](int k, int i) {
+          xv[k] = x(i);
+          yv[k] = y(i);
+          if (cc != 0.0) zv[k] = z(i);
+          if (jacobi) dv[k] = d(i);
+        },
+        [&](int k, int i) {
+          const double zi = cc == 0.0 ? ca * xv[k] + cb * yv[k] : ca * xv[k] + cb * yv[k] + cc * zv[k];
+          z(i) = zi;
+          if (jacobi) dz(i) = dv[k] * zi;
+        });
+  }
+};
+
+// z = d .* (x + b y) + c z: BiCGSTAB's direction update with Jacobi, kept as p_hat = D^-1 p only (p itself is never
+// needed again: p_hat' = D^-1 (r + beta (p - omega v)) = D^-1 (r - beta omega v) + beta p_hat). c = 0 does not
+// read z.
+struct scaled_axpy_pcz_functor {
+  runs e;
+  dev_coef b, c;
+  const_vector_view x, y, d;
+  vector_view z;
+  const double* s;
+  KOKKOS_INLINE_FUNCTION void operator()(const int w) const {
+    const double cb = b.eval(s), cc = c.eval(s);
+    double xv[chunk] = {}, yv[chunk] = {}, zv[chunk] = {}, dv[chunk] = {};
+    for_run(
+        e, w,
+        [&](int k, int i) {
+          xv[k] = x(i);
+          yv[k] = y(i);
+          dv[k] = d(i);
+          if (cc != 0.0) zv[k] = z(i);
+        },
+        [&](int k, int i) {
+          const double u = dv[k] * (xv[k] + cb * yv[k]);
+          z(i) = cc == 0.0 ? u : u + cc * zv[k];
+        });
   }
 };
 
@@ -136,15 +210,24 @@ struct xr_update_functor : sum_reduction<2> {
   KOKKOS_INLINE_FUNCTION void operator()(const int w, value_type& v) const {
     const double ca = a.eval(s), cb = b.eval(s), cc = c.eval(s);
     double d0 = 0, d1 = 0;
-    for (int k = 0; k < per_item; ++k) {
-      const int i = e.element(w, k);
-      if (i >= e.n) break;
-      x(i) += ca * p(i) + cb * q(i);
-      const double ri = r(i) + cc * t(i);
-      r(i) = ri;
-      d0 += rh(i) * ri;
-      d1 += ri * ri;
-    }
+    double pv[chunk] = {}, qv[chunk] = {}, xv[chunk] = {}, rv[chunk] = {}, tv[chunk] = {}, hv[chunk] = {};
+    for_run(
+        e, w,
+        [&](int k, int i) {
+          pv[k] = p(i);
+          qv[k] = q(i);
+          xv[k] = x(i);
+          rv[k] = r(i);
+          tv[k] = t(i);
+          hv[k] = rh(i);
+        },
+        [&](int k, int i) {
+          x(i) = xv[k] + (ca * pv[k] + cb * qv[k]);
+          const double ri = rv[k] + cc * tv[k];
+          r(i) = ri;
+          d0 += hv[k] * ri;
+          d1 += ri * ri;
+        });
     v.v[0] += d0;
     v.v[1] += d1;
   }
@@ -261,6 +344,12 @@ void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_v
               vector_view z, scalar_view s, const_vector_view d, vector_view dz) {
   const runs e(z.extent(0));
   Kokkos::parallel_for("ppl::vec::axpbypcz", e.policy(), axpbypcz_functor{e, a, b, c, x, y, z, s.data(), d, dz});
+}
+
+void scaled_axpy_pcz(const_vector_view d, const_vector_view x, const dev_coef& b, const_vector_view y,
+                     const dev_coef& c, vector_view z, scalar_view s) {
+  const runs e(z.extent(0));
+  Kokkos::parallel_for("ppl::vec::scaled_axpy_pcz", e.policy(), scaled_axpy_pcz_functor{e, b, c, x, y, d, z, s.data()});
 }
 
 void multiply(const_vector_view d, const_vector_view x, vector_view z) {

@@ -58,6 +58,9 @@ struct solver_options {
   // Called every `progress_every` iterations (0: never) with (iteration, ||r_k|| / ||b||).
   int progress_every = 0;
   std::function<void(int, double)> progress;
+  // Tests: GMRES calls this when a cycle ends (before x is formed from it) with its Krylov basis V (column c =
+  // V(:, c)) and the number of columns built, so a test can measure V's orthogonality without a copy of GMRES.
+  std::function<void(const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space>&, int)> gmres_basis;
 };
 
 // Seconds. spmv/dot/update/precond/host are measured only when `profiled` (else 0). setup: work vectors,

@@ -73,6 +73,10 @@ void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_vie
 // z = a x + b y + c z; with d given, also dz = d .* z
 void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
               vector_view z, scalar_view s, const_vector_view d = {}, vector_view dz = {});
+// z = d .* (x + b y) + c z (c = 0 does not read z): a direction update kept only in its Jacobi-scaled form
+// (BiCGSTAB's p_hat), one pass less than axpbypcz with dz, which also stores the unscaled z
+void scaled_axpy_pcz(const_vector_view d, const_vector_view x, const dev_coef& b, const_vector_view y,
+                     const dev_coef& c, vector_view z, scalar_view s);
 // z = d .* x (element-wise; Jacobi)
 void multiply(const_vector_view d, const_vector_view x, vector_view z);
 

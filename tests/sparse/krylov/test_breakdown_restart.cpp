@@ -66,10 +66,12 @@ solved solve_upwind(const std::string& method, int max_restarts) {
 }
 
 TEST(breakdown_restart, bicgstab_jacobi_solves_the_upwind_system_after_restarting) {
-  // Without restarts: the breakdown this test is about (rho, after 68 iterations in the run that chose it).
+  // Without restarts: the breakdown this test is about (rho, after 68 iterations in the run that chose it). r_hat
+  // loses its angle to r and to A p together (both cosines at rounding level), so which test trips first depends
+  // on the rounding of the kernels: rho with p formed before D^-1 p, alpha with p_hat updated directly.
   const auto stop = solve_upwind("bicgstab", 0);
   ASSERT_EQ(stop.r.outcome, solver_outcome::diverged_breakdown);
-  EXPECT_EQ(stop.r.breakdown, "rho");
+  EXPECT_TRUE(stop.r.breakdown == "rho" || stop.r.breakdown == "alpha") << stop.r.breakdown;
   EXPECT_LT(stop.r.iterations, 150);
   EXPECT_GT(stop.r.true_residual, 1.0);
   EXPECT_EQ(stop.r.breakdown_restarts, 0);

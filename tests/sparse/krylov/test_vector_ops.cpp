@@ -94,6 +94,42 @@ TEST_P(vector_ops, axpby_with_zero_b_ignores_nan_in_y) {
   for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], 2.0 * x[i]);
 }
 
+// BiCGSTAB's Jacobi direction update, kept as p_hat = D^-1 p only, against the unfused float64 formulas it replaces:
+// p' = r + bo v + beta p, then p_hat' = d .* p', where the kernel is given p_hat = d .* p and never sees p.
+TEST_P(vector_ops, scaled_axpy_pcz_matches_the_unfused_direction_update) {
+  const int n = GetParam();
+  const auto sv = slot_values();
+  auto s = slots_on_device(sv);
+  const dev_coef bo = dev_coef::ratio(0, 1, -1.0);  // -beta omega' = -rho / rv'
+  dev_coef beta;                                    // rho tt' / (rv' ts')
+  beta.num0 = 0;
+  beta.num1 = 2;
+  beta.den0 = 1;
+  beta.den1 = 4;
+  const double cbo = -sv[0] / sv[1], cbeta = sv[0] * sv[2] / (sv[1] * sv[4]);
+  auto r = random_vector(n, rng), v = random_vector(n, rng, -3.0, 2.0), p = random_vector(n, rng);
+  auto d = random_vector(n, rng, 0.25, 4.0);
+  std::vector<double> ph(n);
+  for (int i = 0; i < n; ++i) ph[i] = d[i] * p[i];
+  auto phd = to_device_vector(ph);
+  vec::scaled_axpy_pcz(to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), beta, phd, s);
+  auto got = to_host_vector(phd);
+  for (int i = 0; i < n; ++i) {
+    const double p_next = r[i] + cbo * v[i] + cbeta * p[i];
+    const double scale = d[i] * (std::fabs(r[i]) + std::fabs(cbo * v[i]) + std::fabs(cbeta * p[i]));
+    EXPECT_NEAR(got[i], d[i] * p_next, 8 * eps * scale) << i;
+  }
+
+  // A restarted recurrence (beta = 0) must not read p_hat, which may be garbage.
+  std::vector<double> garbage(n, std::nan(""));
+  auto gd = to_device_vector(garbage);
+  vec::scaled_axpy_pcz(to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), dev_coef::constant(0.0), gd,
+                       s);
+  auto got0 = to_host_vector(gd);
+  for (int i = 0; i < n; ++i)
+    EXPECT_NEAR(got0[i], d[i] * (r[i] + cbo * v[i]), 4 * eps * d[i] * (std::fabs(r[i]) + std::fabs(cbo * v[i]))) << i;
+}
+
 TEST_P(vector_ops, multiply_is_elementwise) {
   const int n = GetParam();
   auto d = random_vector(n, rng), x = random_vector(n, rng);
