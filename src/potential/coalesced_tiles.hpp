@@ -100,13 +100,12 @@ struct coalesced_kernel {
   }
 };
 
-// Team shape: 0 = chosen per backend and lattice. GPU: block_width 32 (smaller, down to 8, when a row is shorter
-// than 32 x C, so short rows waste fewer padded points), block_rows = 512 / block_width, tile 2048 (the fastest
-// shape of the H200 sweep, perf/results/h200-run4: 2.8% faster than 32 x 8 threads with 1024-atom tiles); host:
-// one-thread teams (the C consecutive points vectorise), tile 2048. Where 32 would leave padded points (a row of
-// 400 at C = 8 takes two 256-point strips: 22% of the threads idle), the width in [16, 64] with the fewest padded
-// points over the whole lattice: on the H200, 400^3 points and 1e5 atoms ran at 3.15e12 atom-evaluations/s with
-// width 32 and 3.92e12 with 25 or 50 (perf/results/ions-h200).
+// Team shape: 0 = chosen per backend and lattice. GPU: block_rows = 512 / block_width, tile 2048 (the fastest shape
+// of the H200 sweep, perf/results/h200-run4: 2.8% faster than 32 x 8 threads with 1024-atom tiles), and the block
+// width in [8, 64] that pads the lattice least, 32 among equals: a row of 400 at C = 8 in 256-point strips leaves 22%
+// of the threads idle (H200, 400^3 points, 1e5 atoms: 3.15e12 atom-evaluations/s with width 32, 3.92e12 with 25 or
+// 50, perf/results/ions-h200), a row of 100 in 128-point strips 22% (width 13: 104). Host: one-thread teams (the C
+// consecutive points vectorise), tile 2048.
 struct tile_shape {
   int width = 0, rows = 0, tile = 0;
 };
@@ -121,13 +120,15 @@ inline double padded_points(int width, int rows, int c, const lattice& g) {
   return std::ceil(g.dims[0] / strip) * strip * std::ceil(row_count / rows) * rows;
 }
 
-// The width in [16, 64] with the fewest padded points, nearest to 32 among equals; `rows` as given (0: 512 / width).
+// The width in [8, 64] with the fewest padded points, nearest to 32 among equals; `rows` as given (0: 512 / width).
+// With rows given, at most 32, so the team is never larger than largest_shape's (32 x rows).
 inline int least_padded_width(int c, const lattice& g, int rows) {
+  const int widest = rows ? gpu_widest_default : 2 * gpu_widest_default;
   int best = gpu_widest_default;
   auto cost = [&](int w) { return padded_points(w, rows ? rows : std::max(1, gpu_default_team / w), c, g); };
   for (int d = 1; d <= 32; ++d)
     for (int w : {gpu_widest_default - d, gpu_widest_default + d})
-      if (w >= 16 && cost(w) < cost(best)) best = w;
+      if (w >= 8 && w <= widest && cost(w) < cost(best)) best = w;
   return best;
 }
 
@@ -135,11 +136,7 @@ inline int least_padded_width(int c, const lattice& g, int rows) {
 inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g, bool gpu = default_space_is_gpu()) {
   if (s.width == 0) {
     s.width = 1;
-    if (gpu) {
-      s.width = 8;
-      while (s.width < gpu_widest_default && s.width * c < g.dims[0]) s.width *= 2;
-      if (s.width == gpu_widest_default) s.width = least_padded_width(c, g, s.rows);
-    }
+    if (gpu) s.width = least_padded_width(c, g, s.rows);
   }
   if (s.rows == 0) s.rows = gpu ? std::max(1, gpu_default_team / s.width) : 1;
   if (s.tile == 0) s.tile = default_tile_atoms;

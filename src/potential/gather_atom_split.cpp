@@ -202,7 +202,9 @@ const parameter_space& gather_atom_split_parameters() {
          "atoms per team (0 = auto: point tiles x chunks >= " + std::to_string(auto_rule::split_target_waves) +
              " x the teams the device holds at once, chunks of at least " +
              std::to_string(auto_rule::split_min_chunk_atoms) + " atoms)"},
-        {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"}};
+        // GPU default 4: on the PMPP plane (H200, perf/results/atom-split-h200) C = 4 took 48-51 us, C = 2 55-57,
+        // C = 8 65-72 (two_pass; atomic 6-14% slower at each C).
+        {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "4", "points per thread (C)"}};
     for (auto& t : tile_parameters()) s.push_back(t);
     return s;
   }();

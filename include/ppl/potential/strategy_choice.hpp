@@ -27,8 +27,11 @@ namespace ppl {
 //    each other (928 against 951 ms at gather_coalesced's best C, 886 against 911 ms on the PMPP plane), measured
 //    with the 2 cores loaded 6-8 times over; on the same machine less loaded, gather_coalesced (C = 8) was 6-7% ahead
 //    of gather_coarsened on both scenarios (not committed). Re-measure before relying on either.
-// fill_waves, split_target_waves and split_min_chunk_atoms are first guesses until the H200 sweep of
-// gather_atom_split against gather_coalesced over lattice sizes (docs/potential.md says which) replaces them.
+//  - perf/results/atom-split-h200 (perf/device/atom_split.sh, H200): gather_atom_split beat gather_coalesced while
+//    gather_coalesced's point tiles were below about 128-256 (256 x 256 x k with 40k atoms: 7.9x at k = 1, 2.1x at
+//    k = 4, equal from k = 8; 100 x 100 x k with the PMPP atoms: faster at every k up to 50), so fill_waves = 1.0
+//    (528 teams at once) keeps the split where it wins and never costs where it does not; on the plane chunks of 128
+//    atoms were 5% faster than 64 at C = 4 (48.3 against 51.0 us), 32 slower (57.1).
 namespace auto_rule {
 // Coulomb: gather_atom_split when gather_coalesced's point tiles (its default team shape, C = coalesced_coarsening)
 // are fewer than fill_waves x the teams the device runs at once (concurrency / threads per team).
@@ -39,7 +42,7 @@ constexpr int coalesced_coarsening = 8;
 // teams resident at once, each chunk at least split_min_chunk_atoms atoms (below that a team writes or adds its
 // C partial sums per thread for too few pairs).
 constexpr int split_target_waves = 4;
-constexpr int split_min_chunk_atoms = 64;
+constexpr int split_min_chunk_atoms = 128;
 // CUDA, a full lattice: gather_hybrid_rsqrt_cuda was 1.0% faster than gather_coalesced in run 4 (one median of 3
 // each), within the spread of repeated runs, and its software rsqrt costs up to 40 eps per term against 1.2; so the
 // portable kernel unless this says otherwise.

@@ -3,6 +3,7 @@
 // sum of its interaction, or is rejected when the strategy is made (what `ppl validate` does) with an input error at
 // the key. A new parameter is covered by declaring it; a factory cannot read an undeclared one (parameter_reader).
 #include <cmath>
+#include <ostream>
 #include <sstream>
 
 #include "ppl/core/error.hpp"
@@ -15,6 +16,11 @@ namespace {
 struct declared_case {
   std::string strategy, params;
 };
+
+// What a failure prints for the case (gtest would print its bytes).
+void PrintTo(const declared_case& c, std::ostream* os) {
+  *os << c.strategy << " " << c.params;
+}
 
 std::string number(double v) {
   std::ostringstream o;
