@@ -1,11 +1,15 @@
+#!/usr/bin/env bash
+# On the GPU machine, the fourth session's check after the width and auto changes (perf/results/atom-split-h200):
+# the potential tests on CUDA, strategy: auto on the PMPP plane, the PMPP lattice, ubiquitin and the large case,
+# gather_coalesced and gather_atom_split on the PMPP lattice, and the ion-placement target once.
 source perf/device/setup.sh >/dev/null
-env | grep -E "^OMP|^KOKKOS" ; echo "nproc $(nproc)"
-echo "== stage_atoms 1 diagnosis"
-CUDA_LAUNCH_BLOCKING=1 timeout 60 .device/bin/test_potential_strategies --gtest_filter='*cutoff_binned_cuda_67*' 2>&1 | grep -E "Failure|exception|OK|FAILED  \]" | head -5
-for sa in 1 2 3 32; do
-  timeout 60 .device/bin/ppl run configs/perf/cutoff_water.yaml -q --set "input.water_box.size=[30,30,30]" --set "lattice.dims=[60,60,60]" --set strategy=cutoff_binned_cuda --set "strategy_params={stage_atoms: $sa}" --set timing.repeats=1 --set output.summary=$OUT/sa.json > $OUT/sa$sa.log 2>&1; echo "stage_atoms $sa: exit $? $(grep -E 'error|verification' $OUT/sa$sa.log | head -2)"
+: "${OUT:?OUT must name the output folder}"
+timeout 300 stdbuf -oL .device/bin/test_potential_strategies --gtest_brief=1 >"$OUT/test_potential_strategies.log" 2>&1
+grep -E "Failure|exception|FAILED  \]|PASSED|SKIPPED  \]" "$OUT/test_potential_strategies.log" | head -12
+ATOM_SPLIT_PARTS="auto" bash perf/device/atom_split.sh 2>&1 | grep -v "^name\|^NVIDIA"
+for s in gather_coalesced gather_atom_split gather_hybrid_rsqrt_cuda; do
+  .device/bin/ppl run configs/perf/direct_pmpp.yaml --set strategy=$s --set timing.repeats=10 \
+    --set output.summary="$OUT/pmpp-whole-$s.json" >"$OUT/pmpp-whole-$s.log" 2>&1
+  echo "pmpp whole $s: $(grep -E '^(time|throughput)' "$OUT/pmpp-whole-$s.log" | tr '\n' ' ')"
 done
-ATOM_SPLIT_PARTS="tests plane fill auto" bash perf/device/atom_split.sh 2>&1 | tee $OUT/atom_split.txt | grep -v "^name\|^NVIDIA"
-mkdir -p $OUT/as && mv $OUT/*.json $OUT/*.log $OUT/as/ 2>/dev/null
-KRYLOV_ROWS=1000000,3000000 KRYLOV_PARTS="cd27" bash perf/device/krylov.sh 2>&1 | tee $OUT/krylov.txt | tail -40
-cd $OUT && tar czf as.tgz as && rm -rf as
+IONS_PARTS="target" bash perf/device/ions.sh 2>&1 | grep -E "run1|hybrid"

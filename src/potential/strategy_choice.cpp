@@ -51,7 +51,7 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   const long long tiles = tiling_of(g, s, cc).tiles;
   const int team = s.width * s.rows;
   const long long resident = std::max(1, p.concurrency / team);
-  const bool small = double(tiles) < auto_rule::fill_waves * double(resident);
+  const bool small = double(tiles) < (p.gpu ? auto_rule::fill_waves : auto_rule::host_fill_waves) * double(resident);
   const long long points = (long long)p.dims[0] * p.dims[1] * p.dims[2];
   if (small && p.atoms >= std::size_t(2 * auto_rule::split_min_chunk_atoms)) {
     c.strategy = "gather_atom_split";

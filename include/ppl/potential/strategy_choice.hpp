@@ -27,15 +27,18 @@ namespace ppl {
 //    each other (928 against 951 ms at gather_coalesced's best C, 886 against 911 ms on the PMPP plane), measured
 //    with the 2 cores loaded 6-8 times over; on the same machine less loaded, gather_coalesced (C = 8) was 6-7% ahead
 //    of gather_coarsened on both scenarios (not committed). Re-measure before relying on either.
-//  - perf/results/atom-split-h200 (perf/device/atom_split.sh, H200): gather_atom_split beat gather_coalesced while
-//    gather_coalesced's point tiles were below about 128-256 (256 x 256 x k with 40k atoms: 7.9x at k = 1, 2.1x at
-//    k = 4, equal from k = 8; 100 x 100 x k with the PMPP atoms: faster at every k up to 50), so fill_waves = 1.0
-//    (528 teams at once) keeps the split where it wins and never costs where it does not; on the plane chunks of 128
-//    atoms were 5% faster than 64 at C = 4 (48.3 against 51.0 us), 32 slower (57.1).
+//  - perf/results/atom-split-h200 (perf/device/atom_split.sh, H200): gather_atom_split beat gather_coalesced by 7.9x
+//    at 16 of gather_coalesced's point tiles (256 x 256 x 1, 40k atoms) and 2.1x at 64, was equal at 128 and 256;
+//    on the PMPP lattice (100 x 100 x 50, 129 tiles once the block width stopped padding its rows)
+//    gather_coalesced was faster, 3.61e12 against 3.49e12 atom-evaluations/s (round5.txt). So fill_waves = 0.2 of
+//    the 528 teams the H200 runs at once (105 tiles). On the plane chunks of 128 atoms were 5% faster than 64 at
+//    C = 4 (48.3 against 51.0 us), 32 slower (57.1).
 namespace auto_rule {
 // Coulomb: gather_atom_split when gather_coalesced's point tiles (its default team shape, C = coalesced_coarsening)
 // are fewer than fill_waves x the teams the device runs at once (concurrency / threads per team).
-constexpr double fill_waves = 1.0;
+constexpr double fill_waves = 0.2;
+// On a host a team is one thread: fewer tiles than threads leaves threads idle, so the split starts there.
+constexpr double host_fill_waves = 1.0;
 constexpr int coalesced_coarsening = 8;
 // ... and only when the atoms make at least two chunks (fewer: gather_atom_split would be gather_coalesced).
 // gather_atom_split with atoms_per_chunk: auto: chunks enough for point tiles x chunks >= split_target_waves x the
