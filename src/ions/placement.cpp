@@ -56,8 +56,8 @@ constexpr int points_per_team = 8192;
 constexpr float not_a_candidate = std::numeric_limits<float>::infinity();  // +Inf: never below a thread's best so far
 
 // A pass reads and writes four consecutive points at a time, one 16-byte access to the map and one 4-byte access to
-// the mask per thread: with one access in flight per thread and a 4-byte load per point, a pass ran at 44-59% of the
-// H200's DRAM bandwidth (Nsight Compute), with the load/store instructions four times as many.
+// the mask per thread: a quarter of the memory instructions of one point at a time. (On the H200 the per-ion pass
+// is then bound by its integer instructions, not by memory: docs/ions.md.)
 constexpr int group = 4;
 struct alignas(16) map_group {
   float v[group];
@@ -84,8 +84,7 @@ struct lattice_step {
 // for the next one, so no launch of its own resets the result between two ions. Each thread visits its groups
 // team-size apart in increasing index order, so a strict `<` keeps its lowest index among equal scores and the
 // packed key is made once per thread. The mask is padded to whole groups (never-allowed bytes); the map is accessed
-// a group at a time when it is 16-byte aligned, its last partial group point by point. The loops over a group's points
-// have constant trip counts, so the group stays in registers (a loop bounded by n kept it in local memory).
+// a group at a time when it is 16-byte aligned, its last partial group point by point.
 template <class PointFn>
 void min_key_pass(const char* label, const spatial::lattice_shape& shape, potential_view v,
                   Kokkos::View<std::uint8_t*> allowed, Kokkos::View<choice_key*> best, int slot, const PointFn& point) {
