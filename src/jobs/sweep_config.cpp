@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <map>
 #include <set>
 
@@ -37,7 +39,8 @@ std::string json_of_yaml(const std::string& yaml) {
 }
 
 std::string number_text(double v, bool integer) {
-  return integer ? fmt::format("{}", static_cast<long long>(std::llround(v))) : fmt::format("{}", v);
+  // 12 significant digits: what the user wrote (0.3), not the sum's binary residue (0.30000000000000004).
+  return integer ? fmt::format("{}", static_cast<long long>(std::llround(v))) : fmt::format("{:.12g}", v);
 }
 
 bool whole(double v) {
@@ -328,6 +331,24 @@ sweep_config read_sweep_config(const config_node& root) {
   if (!out.is_map()) throw input_error(out.where() + ": 'output' must be a map with 'results'");
   s.csv = sweep_csv_path(out.get<std::string>("results"));
   s.results = out.output_file("results", {s.csv});
+
+  if (std::ifstream in(s.results); in) {
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+      if (line.empty()) continue;
+      nlohmann::json r;
+      try {
+        r = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::exception&) {
+        throw input_error(
+            fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)", s.results, n));
+      }
+      if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
+        throw input_error(fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)",
+                                      s.results, n));
+      s.records.push_back(line);
+    }
+  }
 
   // A point whose strategy needs another build (a _cuda strategy here) is listed, not an error: one study file
   // serves the CPU and the GPU builds.

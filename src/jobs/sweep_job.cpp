@@ -12,7 +12,6 @@
 #include <chrono>
 #include <cstdint>
 #include <ctime>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -85,21 +84,11 @@ json times_json(const timing_stats& t) {
 // The results file: one record per line, each with a unique "key".
 class results_file {
  public:
-  results_file(std::string path, std::string csv) : path_(std::move(path)), csv_(std::move(csv)) {
-    std::ifstream in(path_);
-    if (!in) return;  // no results yet
-    std::string line;
-    for (std::size_t n = 1; std::getline(in, line); ++n) {
-      if (line.empty()) continue;
-      json r;
-      try {
-        r = json::parse(line);
-      } catch (const json::exception&) {
-        throw input_error(
-            fmt::format("{}:{}: not a JSON record (the file is ppl's results; edited by hand?)", path_, n));
-      }
-      if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
-        throw input_error(fmt::format("{}:{}: a record without a \"key\"", path_, n));
+  // `records`: the file's lines as read and checked with the sweep (read_sweep_config).
+  results_file(std::string path, std::string csv, const std::vector<std::string>& records)
+      : path_(std::move(path)), csv_(std::move(csv)) {
+    for (const auto& line : records) {
+      json r = json::parse(line);
       index_[r["key"].get<std::string>()] = lines_.size();
       lines_.push_back(line);
       records_.push_back(std::move(r));
@@ -332,7 +321,7 @@ int sweep_job::run(job_context& ctx) {
                        {"memory_gib", system_.device_memory_gib},
                        {"compute_capability", system_.compute_capability}};
   const std::string revision = PPL_GIT_REVISION;
-  results_file results(cfg_.results, cfg_.csv);
+  results_file results(cfg_.results, cfg_.csv, cfg_.records);
 
   auto say = [&](const std::string& line) {
     if (!ctx.quiet) ctx.out << "sweep: " << line << "\n" << std::flush;

@@ -36,10 +36,12 @@ struct sweep_config {
   std::vector<sweep_point> points;   // runnable in this build, in expansion order
   std::vector<std::string> skipped;  // points this build cannot run: "<point>: <strategy> needs a CUDA build"
   std::string results, csv;          // output.results and its CSV view
+  std::vector<std::string> records;  // the results file's records when the sweep was read, one JSON object a line
 };
 
-// Reads the sweep (base, vary, zip, space, warmup, repeats, output), expands the points and checks each one as the
-// base job's reader would. Bad input -> input_error naming file:line:col and the key.
+// Reads the sweep (base, vary, zip, space, warmup, repeats, output), expands the points, checks each one as the
+// base job's reader would and reads the records already in the results file (each must be a JSON object with a
+// "key": a file that is not ppl's results is refused, not overwritten). Bad input -> input_error naming file:line:col and the key.
 sweep_config read_sweep_config(const config_node& root);
 
 // The base job's tree at a point: a fresh copy with the point's settings (and the sweep's timing) applied.
