@@ -5,8 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <nlohmann/json.hpp>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "potential_config.hpp"
@@ -101,42 +101,64 @@ void check_key_syntax(const config_node& vary, const std::string& key) {
   if (first == "timing") throw input_error(at + ": timing is the sweep's (warmup, repeats)");
 }
 
-std::vector<axis> read_axes(const config_node& root, std::vector<std::string>& keys, std::vector<std::string>& labels) {
-  std::vector<std::vector<std::string>> values;
-  if (const auto vary = optional_map(root, "vary")) {
-    keys = vary->keys();
-    for (const auto& k : keys) {
-      check_key_syntax(*vary, k);
-      values.push_back(values_of(*vary, k));
-      labels.push_back(vary->where(k) + ": vary '" + k + "'");
-    }
+// A zip group as written: its keys, and whether some vary block used it.
+struct zip_group {
+  std::vector<std::string> keys;
+  std::string where, path;
+  bool used = false;
+};
+
+std::vector<zip_group> read_zip(const config_node& root) {
+  std::vector<zip_group> out;
+  const auto zip = root.find("zip");
+  if (!zip) return out;
+  if (!zip->is_sequence()) throw input_error(zip->where() + ": 'zip' must be a list of lists of vary keys");
+  for (const auto& g : zip->items()) {
+    if (!g.is_sequence()) throw input_error(g.where() + ": '" + g.path() + "' must be a list of vary keys");
+    zip_group z{g.as<std::vector<std::string>>(), g.where(), g.path()};
+    if (z.keys.size() < 2) throw input_error(z.where + ": '" + z.path + "' needs at least two keys");
+    for (const auto& other : out)
+      for (const auto& k : z.keys)
+        if (std::find(other.keys.begin(), other.keys.end(), k) != other.keys.end())
+          throw input_error(z.where + ": '" + z.path + "': '" + k + "' is already in another zip group");
+    out.push_back(std::move(z));
   }
-  // zip: groups of vary keys that step together (their lists are equally long).
+  return out;
+}
+
+// The axes of one vary map: its keys in document order, a zip group's keys stepping together (their lists equally
+// long) as one axis standing at the group's first key.
+std::vector<axis> block_axes(const config_node& vary, std::vector<zip_group>& zips, std::vector<std::string>& keys,
+                             std::vector<std::string>& labels) {
+  std::vector<std::vector<std::string>> values;
+  keys = vary.keys();
+  for (const auto& k : keys) {
+    check_key_syntax(vary, k);
+    values.push_back(values_of(vary, k));
+    labels.push_back(vary.where(k) + ": vary '" + k + "'");
+  }
   std::vector<int> group_of(keys.size(), -1);
   std::vector<std::vector<std::size_t>> groups;
-  if (const auto zip = root.find("zip")) {
-    if (!zip->is_sequence()) throw input_error(zip->where() + ": 'zip' must be a list of lists of vary keys");
-    for (const auto& g : zip->items()) {
-      if (!g.is_sequence()) throw input_error(g.where() + ": '" + g.path() + "' must be a list of vary keys");
-      const auto names = g.as<std::vector<std::string>>();
-      if (names.size() < 2) throw input_error(g.where() + ": '" + g.path() + "' needs at least two keys");
-      std::vector<std::size_t> members;
-      for (const auto& n : names) {
-        const auto it = std::find(keys.begin(), keys.end(), n);
-        if (it == keys.end()) throw input_error(g.where() + ": '" + g.path() + "': '" + n + "' is not a key of 'vary'");
-        const auto i = std::size_t(it - keys.begin());
-        if (group_of[i] >= 0)
-          throw input_error(g.where() + ": '" + g.path() + "': '" + n + "' is already in another zip group");
-        group_of[i] = int(groups.size());
-        members.push_back(i);
-      }
-      for (auto i : members)
-        if (values[i].size() != values[members[0]].size())
-          throw input_error(g.where() + ": '" + g.path() +
-                            fmt::format("': '{}' has {} values but '{}' has {}", keys[members[0]],
-                                        values[members[0]].size(), keys[i], values[i].size()));
-      groups.push_back(members);
+  for (auto& z : zips) {
+    std::vector<std::size_t> members;
+    for (const auto& n : z.keys) {
+      const auto it = std::find(keys.begin(), keys.end(), n);
+      if (it != keys.end()) members.push_back(std::size_t(it - keys.begin()));
     }
+    if (members.empty()) continue;  // a group of another vary block
+    if (members.size() != z.keys.size())
+      for (const auto& n : z.keys)
+        if (std::find(keys.begin(), keys.end(), n) == keys.end())
+          throw input_error(z.where + ": '" + z.path + "': '" + n + "' is not a key of 'vary'" +
+                            (vary.path() == "vary" ? "" : " (" + vary.path() + ")"));
+    for (auto i : members)
+      if (values[i].size() != values[members[0]].size())
+        throw input_error(z.where + ": '" + z.path +
+                          fmt::format("': '{}' has {} values but '{}' has {}", keys[members[0]],
+                                      values[members[0]].size(), keys[i], values[i].size()));
+    for (auto i : members) group_of[i] = int(groups.size());
+    groups.push_back(members);
+    z.used = true;
   }
   std::vector<axis> axes;
   std::set<int> placed;
@@ -145,7 +167,7 @@ std::vector<axis> read_axes(const config_node& root, std::vector<std::string>& k
     if (group_of[i] < 0) {
       a.keys = {i};
     } else {
-      if (!placed.insert(group_of[i]).second) continue;  // the group's axis stands at its first key
+      if (!placed.insert(group_of[i]).second) continue;
       a.keys = groups[std::size_t(group_of[i])];
     }
     for (std::size_t v = 0; v < values[a.keys[0]].size(); ++v) {
@@ -310,9 +332,35 @@ sweep_config read_sweep_config(const config_node& root) {
     s.repeats_label = root.where("repeats") + ": repeats";
   }
 
-  std::vector<std::string> labels;
-  const auto axes = read_axes(root, s.varied, labels);
-  auto points = product(axes, s.varied, labels, s.file);
+  // vary: one map (its product), or a list of maps (the union of their products: strategies with different
+  // parameters in one study).
+  auto zips = read_zip(root);
+  std::vector<sweep_point> points;
+  if (const auto vary = root.find("vary")) {
+    std::vector<config_node> blocks;
+    if (vary->is_map()) {
+      blocks.push_back(*vary);
+    } else if (vary->is_sequence() && !vary->items().empty()) {
+      blocks = vary->items();
+    } else {
+      throw input_error(vary->where() + ": 'vary' must be a map of keys and their values, or a list of such maps");
+    }
+    for (const auto& block : blocks) {
+      if (!block.is_map())
+        throw input_error(block.where() + ": '" + block.path() + "' must be a map of keys and their values");
+      std::vector<std::string> keys, labels;
+      const auto axes = block_axes(block, zips, keys, labels);
+      auto more = product(axes, keys, labels, s.file);
+      if (points.size() + more.size() > max_points)
+        throw input_error(s.file + fmt::format(": more than {} points", max_points));
+      points.insert(points.end(), more.begin(), more.end());
+      for (const auto& k : keys)
+        if (std::find(s.varied.begin(), s.varied.end(), k) == s.varied.end()) s.varied.push_back(k);
+    }
+  }
+  for (const auto& z : zips)
+    if (!z.used) throw input_error(z.where + ": '" + z.path + "': '" + z.keys[0] + "' is not a key of 'vary'");
+  if (points.empty()) points.emplace_back();  // space: declared alone starts from the base
   const std::string strategy_key = s.base_kind == "potential" ? "strategy" : "spmv.strategy";
   for (auto& p : points) p.strategy = point_string(s, p, strategy_key, "auto");
 
@@ -340,12 +388,12 @@ sweep_config read_sweep_config(const config_node& root) {
       try {
         r = nlohmann::json::parse(line);
       } catch (const nlohmann::json::exception&) {
-        throw input_error(
-            fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)", s.results, n));
+        throw input_error(fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)",
+                                      s.results, n));
       }
       if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
-        throw input_error(fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)",
-                                      s.results, n));
+        throw input_error(
+            fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)", s.results, n));
       s.records.push_back(line);
     }
   }

@@ -61,11 +61,11 @@ TEST(sweep, cartesian_product_first_key_slowest) {
   ppl_test::temp_dir dir;
   const auto s = read(dir, "vary:\n  strategy: [gather, gather_coarsened]\n  input.random.atoms: [10, 20, 30]\n");
   EXPECT_EQ(s.base_kind, "potential");
-  EXPECT_EQ(texts(s), (std::vector<std::string>{
-                          "strategy=gather input.random.atoms=10", "strategy=gather input.random.atoms=20",
-                          "strategy=gather input.random.atoms=30", "strategy=gather_coarsened input.random.atoms=10",
-                          "strategy=gather_coarsened input.random.atoms=20",
-                          "strategy=gather_coarsened input.random.atoms=30"}));
+  EXPECT_EQ(texts(s),
+            (std::vector<std::string>{
+                "strategy=gather input.random.atoms=10", "strategy=gather input.random.atoms=20",
+                "strategy=gather input.random.atoms=30", "strategy=gather_coarsened input.random.atoms=10",
+                "strategy=gather_coarsened input.random.atoms=20", "strategy=gather_coarsened input.random.atoms=30"}));
   for (std::size_t i = 0; i < s.points.size(); ++i) EXPECT_EQ(s.points[i].index, i);
 }
 
@@ -78,6 +78,25 @@ TEST(sweep, zip_groups_step_together) {
                                                 "lattice.dims=[4, 4, 4] strategy=scatter input.random.atoms=10",
                                                 "lattice.dims=[8, 8, 4] strategy=gather input.random.atoms=40",
                                                 "lattice.dims=[8, 8, 4] strategy=scatter input.random.atoms=40"}));
+}
+
+TEST(sweep, a_list_of_vary_maps_is_the_union_of_their_products) {
+  ppl_test::temp_dir dir;
+  const auto s =
+      read(dir,
+           "vary:\n  - {strategy: [gather, scatter]}\n"
+           "  - {strategy: [gather_coarsened], strategy_params.coarsening: [1, 2], input.random.atoms: [7, 9]}\n"
+           "zip: [[strategy_params.coarsening, input.random.atoms]]\n");
+  EXPECT_EQ(texts(s),
+            (std::vector<std::string>{"strategy=gather", "strategy=scatter",
+                                      "strategy=gather_coarsened strategy_params.coarsening=1 input.random.atoms=7",
+                                      "strategy=gather_coarsened strategy_params.coarsening=2 input.random.atoms=9"}));
+  EXPECT_EQ(s.varied, (std::vector<std::string>{"strategy", "strategy_params.coarsening", "input.random.atoms"}));
+  // A zip group must stand whole in a block.
+  EXPECT_NE(bad("vary:\n  - {strategy: [gather]}\n  - {input.random.atoms: [1, 2]}\n"
+                "zip: [[strategy, input.random.atoms]]\n")
+                .find("is not a key of 'vary'"),
+            std::string::npos);
 }
 
 TEST(sweep, ranges_step_factor_and_values) {

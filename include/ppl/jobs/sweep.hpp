@@ -41,7 +41,8 @@ struct sweep_config {
 
 // Reads the sweep (base, vary, zip, space, warmup, repeats, output), expands the points, checks each one as the
 // base job's reader would and reads the records already in the results file (each must be a JSON object with a
-// "key": a file that is not ppl's results is refused, not overwritten). Bad input -> input_error naming file:line:col and the key.
+// "key": a file that is not ppl's results is refused, not overwritten). Bad input -> input_error naming file:line:col
+// and the key.
 sweep_config read_sweep_config(const config_node& root);
 
 // The base job's tree at a point: a fresh copy with the point's settings (and the sweep's timing) applied.
