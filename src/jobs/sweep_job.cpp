@@ -161,6 +161,7 @@ class results_file {
         {"atoms", {"problem", "atoms"}},
         {"points", {"problem", "points"}},
         {"evaluations", {"problem", "evaluations"}},
+        {"pairs_within", {"problem", "pairs_within"}},
         {"rows", {"problem", "rows"}},
         {"nnz", {"problem", "nnz"}},
         {"nnz_per_row", {"problem", "nnz_per_row"}},
