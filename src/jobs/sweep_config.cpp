@@ -21,7 +21,7 @@ namespace ppl {
 namespace {
 
 // More points than anyone runs on one device in a day; a typo in a range (step 0.0001) is caught here.
-constexpr std::size_t max_points = 100000;
+constexpr std::size_t max_points = 10000;
 
 // One axis of the product: a vary key alone, or a zip group's keys moving together.
 struct axis {
