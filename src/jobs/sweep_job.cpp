@@ -126,7 +126,7 @@ class results_file {
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   }
-  static json at(const json& r, std::initializer_list<const char*> path) {
+  static json at(const json& r, const std::vector<const char*>& path) {
     const json* cur = &r;
     for (const char* p : path) {
       if (!cur->is_object() || !cur->contains(p)) return nullptr;
@@ -142,7 +142,7 @@ class results_file {
       if (r.contains("settings") && r["settings"].is_object())
         for (const auto& [k, v] : r["settings"].items())
           if (std::find(varied.begin(), varied.end(), k) == varied.end() && k != "strategy") varied.push_back(k);
-    const std::vector<std::pair<std::string, std::initializer_list<const char*>>> fixed = {
+    const std::vector<std::pair<std::string, std::vector<const char*>>> fixed = {
         {"key", {"key"}},
         {"study", {"study"}},
         {"point", {"point"}},
