@@ -13,6 +13,7 @@
 #include "bench_scenarios.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/potential/reference.hpp"
+#include "ppl/potential/summary.hpp"
 #if defined(PPL_HAS_CUDA_BASELINE)
 #include "baselines/coulomb_cuda.hpp"
 #endif
@@ -108,8 +109,8 @@ void run_variant(benchmark::State& state, const scenario_spec* spec, const varia
   const double rate = total > 0 ? evals * double(state.iterations()) / total : 0.0;
   const system_info info = query_system_info();
   state.counters["evals_per_s"] = rate;
-  if (info.multiprocessors > 0 && info.clock_ghz > 0)
-    state.counters["rsqrt_ceiling_fraction"] = rate / (16.0 * info.multiprocessors * info.clock_ghz * 1e9);
+  if (const double ceiling = rsqrt_ceiling_per_s(info); ceiling > 0)
+    state.counters["rsqrt_ceiling_fraction"] = rate / ceiling;
   else
     state.counters["evals_per_s_per_core"] = rate / std::max(1, info.concurrency);
   state.counters["verify_rel_l2"] = ver.rel_l2;

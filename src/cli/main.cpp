@@ -41,6 +41,9 @@ int run_cli(int argc, char** argv) {
   run->add_option("job", job_path, "job file (YAML)")->required();
   run->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
   run->add_flag("-q,--quiet", quiet, "no progress lines");
+  bool overwrite = false;
+  run->add_flag("--overwrite", overwrite,
+                "job: sweep: measure again the points whose records are already in the results file");
 
   auto* validate = app.add_subcommand("validate", "check a YAML job file without running it");
   validate->add_option("job", job_path, "job file (YAML)")->required();
@@ -87,7 +90,7 @@ int run_cli(int argc, char** argv) {
     std::cout << job_path << ": ok\n";
     return 0;
   }
-  ppl::job_context ctx{std::cout, quiet};
+  ppl::job_context ctx{std::cout, quiet, overwrite};
   return job->run(ctx);
 }
 

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppl/core/config.hpp"
@@ -15,9 +16,11 @@ enum class file_role { job, input, output };
 
 struct config_node::state {
   std::string source;
-  std::map<std::string, std::set<std::string>> known;  // map path -> keys asked about
-  std::set<std::string> consumed;                      // paths taken whole
-  std::set<std::string> overridden;                    // paths set by --set
+  std::map<std::string, std::set<std::string>> known;        // map path -> keys asked about
+  std::set<std::string> consumed;                            // paths taken whole
+  std::map<std::string, std::string> overridden;             // paths set by overrides -> their place in messages
+  std::string text;                                          // the parsed text, for copy()
+  std::vector<std::pair<std::string, std::string>> applied;  // overrides in order (assignment, label), for copy()
 
   struct file {
     std::string canonical;  // weakly_canonical absolute path

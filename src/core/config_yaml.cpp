@@ -4,9 +4,12 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
@@ -180,6 +183,7 @@ config_node config_node::from_string(const std::string& text, const std::string&
   n->node = doc;
   std::size_t visited = 0;
   check_structure(n->node, source_name, visited);
+  s->text = text;
   return config_node(s, n, "");
 }
 
@@ -204,7 +208,8 @@ config_node config_node::from_file(const std::string& path) {
   return root;
 }
 
-void config_node::apply_override(const std::string& assignment) {
+void config_node::apply_override(const std::string& assignment, const std::string& label) {
+  state_->applied.emplace_back(assignment, label);
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw input_error("--set " + assignment + ": expected key.path=value");
   const std::string key_path_text = assignment.substr(0, eq);
@@ -230,14 +235,89 @@ void config_node::apply_override(const std::string& assignment) {
     if (!next.IsDefined() || next.IsNull()) {
       cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = cur[parts[i]];
-      state_->overridden.insert(path_.empty() ? prefix : path_ + "." + prefix);
+      const std::string full = path_.empty() ? prefix : path_ + "." + prefix;
+      state_->overridden[full] = label.empty() ? "--set " + full : label;
     } else if (!next.IsMap()) {
       throw input_error("--set " + assignment + ": '" + prefix + "' is not a map");
     }
     cur.reset(next);
   }
   cur[parts.back()] = value;
-  state_->overridden.insert(path_.empty() ? key_path_text : path_ + "." + key_path_text);
+  const std::string full = path_.empty() ? key_path_text : path_ + "." + key_path_text;
+  state_->overridden[full] = label.empty() ? "--set " + full : label;
+}
+
+config_node config_node::copy() const {
+  config_node root = from_string(state_->text, state_->source);
+  root.state_->files = state_->files;
+  for (const auto& [assignment, label] : state_->applied) root.apply_override(assignment, label);
+  if (path_.empty()) return root;
+  YAML::Node cur = root.node_->node;
+  std::stringstream ss(path_);
+  for (std::string part; std::getline(ss, part, '.');) {
+    const YAML::Node& map = cur;  // const: operator[] must not insert
+    if (!cur.IsMap() || !map[part].IsDefined())
+      throw error(exit_code::failure, "config copy: no map at '" + path_ + "'");
+    cur.reset(map[part]);
+  }
+  auto n = std::make_shared<impl>();
+  n->node = cur;
+  return config_node(root.state_, n, path_);
+}
+
+namespace {
+
+nlohmann::ordered_json json_of(const YAML::Node& n) {
+  if (!n.IsDefined() || n.IsNull()) return nullptr;
+  if (n.IsSequence()) {
+    auto out = nlohmann::ordered_json::array();
+    for (const auto& e : n) out.push_back(json_of(e));
+    return out;
+  }
+  if (n.IsMap()) {
+    auto out = nlohmann::ordered_json::object();
+    for (auto it = n.begin(); it != n.end(); ++it) out[it->first.Scalar()] = json_of(it->second);
+    return out;
+  }
+  const std::string& t = n.Scalar();
+  if (n.Tag() == "!") return t;  // quoted: a string whatever it looks like
+  if (t == "true" || t == "True" || t == "TRUE") return true;
+  if (t == "false" || t == "False" || t == "FALSE") return false;
+  if (t == "~" || t == "null" || t == "Null" || t == "NULL") return nullptr;
+  if (is_whole_number_text<long>(t)) {
+    try {
+      return n.as<long>();
+    } catch (const YAML::Exception&) {
+    }
+  }
+  char* end = nullptr;
+  const double d = std::strtod(t.c_str(), &end);
+  if (!t.empty() && end == t.c_str() + t.size() && std::isfinite(d)) return d;
+  return t;
+}
+
+}  // namespace
+
+std::string config_node::to_yaml() const {
+  YAML::Emitter e;
+  e.SetMapFormat(YAML::Flow);
+  e.SetSeqFormat(YAML::Flow);
+  e << node_->node;
+  return e.c_str();
+}
+
+std::string config_node::to_json() const {
+  return json_of(node_->node).dump();
+}
+
+std::vector<std::string> config_node::keys() const {
+  std::vector<std::string> out;
+  if (!node_->node.IsMap()) return out;
+  for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
+    out.push_back(it->first.Scalar());
+    state_->known[path_].insert(out.back());
+  }
+  return out;
 }
 
 std::string config_node::key_path(const std::string& key) const {
@@ -248,14 +328,14 @@ const std::string& config_node::source() const {
 }
 
 std::string config_node::where() const {
-  if (state_->overridden.count(path_)) return "--set " + path_;
+  if (const auto o = state_->overridden.find(path_); o != state_->overridden.end()) return o->second;
   const auto m = node_->node.Mark();
   if (m.line < 0) return state_->source;
   return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
 std::string config_node::where(const std::string& key) const {
-  if (state_->overridden.count(key_path(key))) return "--set " + key_path(key);
+  if (const auto o = state_->overridden.find(key_path(key)); o != state_->overridden.end()) return o->second;
   if (node_->node.IsMap()) {
     for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
       if (it->first.Scalar() == key) {
@@ -408,8 +488,8 @@ void check_tree(const YAML::Node& n, const std::string& path, const config_node:
       if (!known.count(key)) {
         const auto m = it->first.Mark();
         std::string place = s.source;
-        if (s.overridden.count(child))
-          place = "--set " + child;
+        if (const auto o = s.overridden.find(child); o != s.overridden.end())
+          place = o->second;
         else if (m.line >= 0)
           place += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
         throw input_error(place + ": unknown key '" + key + "'" + (path.empty() ? "" : " in '" + path + "'") +

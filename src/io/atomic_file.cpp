@@ -1,7 +1,8 @@
 // Outputs are written to "<path>.tmp.<pid>" and renamed over <path> only when complete and on disk (fsync of the
 // file, then of its folder), so a crash, a full disk or a signal never leaves a half-written result under the real
 // name. Temporary files in progress are listed in a fixed table that the SIGINT/SIGTERM/SIGHUP handler can read
-// without allocating; it removes them and then lets the signal take its default course. SIGXFSZ (file size limit)
+// without allocating; it removes them and then lets the signal take its default course (at once, or, while a
+// deferred_signals lives, when the last one goes away). SIGXFSZ (file size limit)
 // is ignored so the write fails with EFBIG and takes the ordinary error path instead of killing the process.
 #include "ppl/io/atomic_file.hpp"
 
@@ -35,7 +36,16 @@ struct pending_slot {
 };
 std::array<pending_slot, max_pending> pending;
 
+// deferred_signals: how many are alive, and the first signal that arrived meanwhile (0: none).
+std::atomic<int> deferring{0};
+std::atomic<int> deferred_signal{0};
+
 extern "C" void remove_pending_and_reraise(int sig) {
+  if (deferring.load() > 0) {
+    int none = 0;
+    deferred_signal.compare_exchange_strong(none, sig);
+    return;
+  }
   for (auto& s : pending)
     if (s.used.load()) ::unlink(s.path);  // async-signal-safe
   std::signal(sig, SIG_DFL);
@@ -164,6 +174,18 @@ void write_file_atomically(const std::string& path, const std::function<void(std
   if (dfd >= 0) {
     ::fsync(dfd);
     ::close(dfd);
+  }
+}
+
+deferred_signals::deferred_signals() {
+  install_handlers_once();
+  deferring.fetch_add(1);
+}
+
+deferred_signals::~deferred_signals() {
+  if (deferring.fetch_sub(1) == 1) {
+    const int sig = deferred_signal.exchange(0);
+    if (sig != 0) remove_pending_and_reraise(sig);
   }
 }
 

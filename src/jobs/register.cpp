@@ -13,6 +13,8 @@ const job_registry& job_kinds() {
              "all", make_ions_job});
     reg.add({"solve", "Krylov solve of a sparse system (Matrix Market or generated) on an SpMV strategy", "all",
              make_solve_job});
+    reg.add({"sweep", "a potential or solve job at every point of a parameter space -> JSON-lines records + CSV", "all",
+             make_sweep_job});
     return reg;
   }();
   return r;

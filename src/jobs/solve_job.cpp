@@ -20,6 +20,7 @@
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 #include "solve_config.hpp"
+#include "solve_run.hpp"
 
 namespace ppl {
 namespace {
@@ -38,36 +39,32 @@ class solve_job final : public job {
   int run(job_context& ctx) override;
 
  private:
-  struct system {
-    crs_matrix A;
-    vector_view b, x_exact;  // x_exact empty unless rhs: manufactured
-    std::string description;
-    double seconds = 0;
-  };
-  system load();
-  void write_outputs(const system& sys, const solver_result& r, vector_view x, const nlohmann::json& summary) const;
+  void write_outputs(const solve_system& sys, const solver_result& r, vector_view x,
+                     const nlohmann::json& summary) const;
 
   solve_config cfg_;
 };
 
-solve_job::system solve_job::load() {
-  system s;
+}  // namespace
+
+solve_system load_solve_system(solve_config& cfg) {
+  solve_system s;
   Kokkos::Timer t;
-  if (!cfg_.matrix_file.empty()) {
-    s.A = to_device(*cfg_.matrix_host, cfg_.matrix_file);  // read and checked with the job file
-    cfg_.matrix_host.reset();
-    s.description = cfg_.matrix_file;
+  if (!cfg.matrix_file.empty()) {
+    s.A = to_device(*cfg.matrix_host, cfg.matrix_file);  // read and checked with the job file
+    cfg.matrix_host.reset();
+    s.description = cfg.matrix_file;
   } else {
-    auto g = make_convection_diffusion(cfg_.gen);
+    auto g = make_convection_diffusion(cfg.gen);
     s.A = g.A;
     s.description = g.description;
-    if (cfg_.rhs == solve_config::rhs_kind::manufactured) {
+    if (cfg.rhs == solve_config::rhs_kind::manufactured) {
       s.b = g.b;
       s.x_exact = g.x_exact;
     }
   }
   const std::size_t n = s.A.numRows();
-  switch (cfg_.rhs) {
+  switch (cfg.rhs) {
     case solve_config::rhs_kind::ones:
       s.b = vector_view("ppl::solve::b", n);
       Kokkos::deep_copy(s.b, 1.0);
@@ -80,20 +77,37 @@ solve_job::system solve_job::load() {
       }
       break;
     case solve_config::rhs_kind::file:
-      s.b = to_device(cfg_.rhs_host, "ppl::solve::b");  // its length was checked with the job file
+      s.b = to_device(cfg.rhs_host, "ppl::solve::b");  // its length was checked with the job file
       break;
   }
+  cfg.spmv->prepare(s.A);
   Kokkos::fence();
   s.seconds = t.seconds();
   return s;
 }
 
-int solve_job::run(job_context& ctx) {
-  const auto sys = load();
+solve_run run_solve(const solve_config& cfg, const solve_system& sys, const solver_options& options) {
   const std::size_t n = sys.A.numRows();
-  vector_view x("ppl::solve::x", n);
-  if (!cfg_.x0_file.empty()) Kokkos::deep_copy(x, to_device(cfg_.x0_host, "ppl::solve::x0"));
-  cfg_.spmv->prepare(sys.A);
+  solve_run out;
+  out.x = vector_view("ppl::solve::x", n);
+  if (!cfg.x0_file.empty()) Kokkos::deep_copy(out.x, to_device(cfg.x0_host, "ppl::solve::x0"));
+  auto solver = solvers().get(cfg.method, "solver.method").factory(options);
+  out.result = solver->solve(sys.A, *cfg.spmv, sys.b, out.x);
+  if (sys.x_exact.data()) {
+    vector_view e("ppl::solve::error", n);
+    Kokkos::deep_copy(e, out.x);
+    KokkosBlas::axpy(-1.0, sys.x_exact, e);
+    out.error_l2 = std::sqrt(KokkosBlas::dot(e, e) / KokkosBlas::dot(sys.x_exact, sys.x_exact));
+    out.error_max = KokkosBlas::nrminf(e);
+  }
+  return out;
+}
+
+namespace {
+
+int solve_job::run(job_context& ctx) {
+  const auto sys = load_solve_system(cfg_);
+  const std::size_t n = sys.A.numRows();
   const double nnz_per_row = n ? double(sys.A.nnz()) / double(n) : 0.0;
   ctx.out << fmt::format("solve: {} rows, {} nonzeros ({:.2f} per row), loaded in {:.3f} s\n", n, sys.A.nnz(),
                          nnz_per_row, sys.seconds);
@@ -110,17 +124,10 @@ int solve_job::run(job_context& ctx) {
     };
   else
     options.progress_every = 0;
-  auto solver = solvers().get(cfg_.method, "solver.method").factory(options);
-  const auto r = solver->solve(sys.A, *cfg_.spmv, sys.b, x);
-
-  double err_l2 = -1, err_max = -1;
-  if (sys.x_exact.data()) {
-    vector_view e("ppl::solve::error", n);
-    Kokkos::deep_copy(e, x);
-    KokkosBlas::axpy(-1.0, sys.x_exact, e);
-    err_l2 = std::sqrt(KokkosBlas::dot(e, e) / KokkosBlas::dot(sys.x_exact, sys.x_exact));
-    err_max = KokkosBlas::nrminf(e);
-  }
+  const auto run = run_solve(cfg_, sys, options);
+  const auto& r = run.result;
+  const vector_view x = run.x;
+  const double err_l2 = run.error_l2, err_max = run.error_max;
   const double per_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
   ctx.out << fmt::format(
       "  outcome: {}{} after {} iterations ({} residual replacements, {} restarts after a "
@@ -195,7 +202,7 @@ int solve_job::run(job_context& ctx) {
   return is_converged(r.outcome) ? 0 : static_cast<int>(exit_code::not_converged);
 }
 
-void solve_job::write_outputs(const system& sys, const solver_result& r, vector_view x,
+void solve_job::write_outputs(const solve_system& sys, const solver_result& r, vector_view x,
                               const nlohmann::json& summary) const {
   if (cfg_.solution_path)
     write_matrix_market_vector(*cfg_.solution_path, x,

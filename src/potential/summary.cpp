@@ -227,4 +227,8 @@ std::string to_json(const potential_summary& s) {
   return j.dump(2);
 }
 
+double rsqrt_ceiling_per_s(const system_info& s) {
+  return s.multiprocessors > 0 && s.clock_ghz > 0 ? 16.0 * s.multiprocessors * s.clock_ghz * 1e9 : 0.0;
+}
+
 }  // namespace ppl

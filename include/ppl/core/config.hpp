@@ -15,7 +15,19 @@ class config_node {
   static config_node from_string(const std::string& text, const std::string& source_name);
 
   // "a.b.c=value": the value is parsed as YAML (so "[1,2,3]" is a list); missing maps on the way are created.
-  void apply_override(const std::string& assignment);
+  // Errors about the key name `label` as its place ("--set a.b.c" when empty; a sweep names its `vary` entry).
+  void apply_override(const std::string& assignment, const std::string& label = "");
+
+  // A fresh tree from the same text with the same overrides applied, at this node's path, with no key marked as
+  // read and the files named so far still recorded: a job can read one configuration many times (a sweep's
+  // points), each read checked on its own.
+  config_node copy() const;
+  // This subtree as one line of flow YAML (what apply_override takes) and as JSON (plain scalars typed as YAML
+  // reads them: null, bool, integer, number, else string). Marks nothing as read.
+  std::string to_yaml() const;
+  std::string to_json() const;
+  // A map's keys in document order, each marked valid (a map whose keys are data, like a sweep's `vary`).
+  std::vector<std::string> keys() const;
 
   bool has(const std::string& key) const;  // marks `key` as a valid key of this map
   config_node child(const std::string& key) const;
@@ -41,8 +53,8 @@ class config_node {
   bool is_scalar() const;
   bool is_null() const;
 
-  std::string where() const;                     // "file:line:col" (or "--set a.b" for overrides)
-  std::string where(const std::string& key) const;  // of a key of this map
+  std::string where() const;                         // "file:line:col" (or "--set a.b" for overrides)
+  std::string where(const std::string& key) const;   // of a key of this map
   const std::string& path() const { return path_; }  // dotted path from the root ("" for the root)
   std::string key_path(const std::string& key) const;
   const std::string& source() const;  // the file name

@@ -13,8 +13,9 @@
 namespace ppl {
 
 struct job_context {
-  std::ostream& out;     // human-readable progress and summaries
-  bool quiet = false;    // no progress lines
+  std::ostream& out;       // human-readable progress and summaries
+  bool quiet = false;      // no progress lines
+  bool overwrite = false;  // sweeps: measure again the points whose records are already in the results file
 };
 
 class job {

@@ -10,5 +10,6 @@ std::unique_ptr<job> make_info_job(const config_node& c);
 std::unique_ptr<job> make_ions_job(const config_node& c);
 std::unique_ptr<job> make_potential_job(const config_node& c);
 std::unique_ptr<job> make_solve_job(const config_node& c);
+std::unique_ptr<job> make_sweep_job(const config_node& c);
 
 }  // namespace ppl

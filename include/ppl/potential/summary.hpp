@@ -73,6 +73,10 @@ struct potential_summary {
   std::vector<output_file> files;    // per output: format, bytes, seconds (JSON "output_files")
 };
 
+// The rsqrt ceiling of a GPU in atom-evaluations/s (each evaluation needs one rsqrt): 16 rsqrt per clock per SM
+// (the SFU rate of sm_70 and later) x SMs x SM clock; 0 when the device's SMs or clock are unknown (a CPU).
+double rsqrt_ceiling_per_s(const system_info& s);
+
 std::string to_text(const potential_summary& s);
 std::string to_json(const potential_summary& s);  // one JSON object, pretty-printed
 

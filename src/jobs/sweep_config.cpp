@@ -1,0 +1,428 @@
+// Reading, expanding and checking a `job: sweep` configuration (ppl/jobs/sweep.hpp, docs/sweep.md).
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "potential_config.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/jobs/config_helpers.hpp"
+#include "ppl/jobs/sweep.hpp"
+#include "ppl/potential/potential_strategy.hpp"
+#include "ppl/sparse/spmv_strategy.hpp"
+#include "solve_config.hpp"
+
+namespace ppl {
+namespace {
+
+// More points than anyone runs on one device in a day; a typo in a range (step 0.0001) is caught here.
+constexpr std::size_t max_points = 10000;
+
+// One axis of the product: a vary key alone, or a zip group's keys moving together.
+struct axis {
+  std::vector<std::size_t> keys;                 // indices into the vary keys
+  std::vector<std::vector<std::string>> values;  // values[v][k]: the YAML text of key k at step v
+};
+
+std::string scalar_text_of(const std::string& yaml) {
+  return config_node::from_string("v: " + yaml, "value").get<std::string>("v");
+}
+
+std::string json_of_yaml(const std::string& yaml) {
+  const auto c = config_node::from_string("v: " + yaml, "value");
+  const auto v = c.find("v");
+  return v ? v->to_json() : "null";  // ~: the key is removed at this point
+}
+
+std::string number_text(double v, bool integer) {
+  // 12 significant digits: what the user wrote (0.3), not the sum's binary residue (0.30000000000000004).
+  return integer ? fmt::format("{}", static_cast<long long>(std::llround(v))) : fmt::format("{:.12g}", v);
+}
+
+bool whole(double v) {
+  return std::isfinite(v) && std::floor(v) == v && std::abs(v) < 1e15;
+}
+
+// The values of one vary key: a list, {values: [...]}, {from, to, step} or {from, to, factor}.
+std::vector<std::string> values_of(const config_node& vary, const std::string& key) {
+  const auto node = vary.child(key);
+  const std::string at = vary.where(key) + ": vary '" + key + "'";
+  auto list = [&](const config_node& seq) {
+    if (!seq.is_sequence()) throw input_error(at + ": must be a list of values or a range {from, to, step}");
+    std::vector<std::string> out;
+    for (const auto& item : seq.items()) out.push_back(item.to_yaml());
+    seq.mark_used();
+    if (out.empty()) throw input_error(at + ": empty list (a key varied over no values gives no points)");
+    return out;
+  };
+  if (node.is_sequence()) return list(node);
+  if (!node.is_map() || node.is_null())
+    throw input_error(at + ": must be a list of values or a range {from, to, step}");
+  if (node.has("values")) {
+    for (const char* k : {"from", "to", "step", "factor"})
+      if (node.has(k)) throw input_error(at + ": 'values' does not go with '" + k + "'");
+    return list(node.child("values"));
+  }
+  const bool has_step = node.has("step"), has_factor = node.has("factor");
+  if (!node.has("from") || !node.has("to") || has_step == has_factor)
+    throw input_error(at + ": a range needs from, to and one of step or factor (or values: [...])");
+  const double from = node.get<double>("from"), to = node.get<double>("to");
+  const double by = has_step ? node.get<double>("step") : node.get<double>("factor");
+  if (!std::isfinite(from) || !std::isfinite(to) || !std::isfinite(by))
+    throw input_error(at + ": from, to, step and factor must be finite numbers");
+  if (from > to) throw input_error(at + fmt::format(": from ({}) is greater than to ({})", from, to));
+  if (has_step && !(by > 0)) throw input_error(at + fmt::format(": step must be > 0 (got {})", by));
+  if (has_factor && (!(by > 1) || !(from > 0)))
+    throw input_error(at + fmt::format(": factor must be > 1 and from > 0 (got factor {}, from {})", by, from));
+  const bool integer = whole(from) && whole(to) && whole(by);
+  std::vector<std::string> out;
+  // A relative slack so that 0.1 + 0.1 + 0.1 still reaches 0.3.
+  const double slack = 1e-9 * std::max({std::abs(from), std::abs(to), 1.0});
+  for (std::size_t i = 0;; ++i) {
+    const double v = has_step ? from + double(i) * by : from * std::pow(by, double(i));
+    if (v > to + slack) break;
+    if (out.size() >= max_points) throw input_error(at + fmt::format(": more than {} values", max_points));
+    out.push_back(number_text(v, integer));
+  }
+  return out;
+}
+
+void check_key_syntax(const config_node& vary, const std::string& key) {
+  const std::string at = vary.where(key) + ": vary '" + key + "'";
+  if (key.empty() || key.front() == '.' || key.back() == '.' || key.find("..") != std::string::npos)
+    throw input_error(at + ": a key is a dotted path like strategy_params.coarsening");
+  const std::string first = key.substr(0, key.find('.'));
+  if (first == "job") throw input_error(at + ": the job kind is the base's, not a parameter");
+  if (first == "output") throw input_error(at + ": the base's outputs are not written by a sweep; nothing to vary");
+  if (first == "timing") throw input_error(at + ": timing is the sweep's (warmup, repeats)");
+}
+
+// A zip group as written: its keys, and whether some vary block used it.
+struct zip_group {
+  std::vector<std::string> keys;
+  std::string where, path;
+  bool used = false;
+};
+
+std::vector<zip_group> read_zip(const config_node& root) {
+  std::vector<zip_group> out;
+  const auto zip = root.find("zip");
+  if (!zip) return out;
+  if (!zip->is_sequence()) throw input_error(zip->where() + ": 'zip' must be a list of lists of vary keys");
+  for (const auto& g : zip->items()) {
+    if (!g.is_sequence()) throw input_error(g.where() + ": '" + g.path() + "' must be a list of vary keys");
+    zip_group z{g.as<std::vector<std::string>>(), g.where(), g.path()};
+    if (z.keys.size() < 2) throw input_error(z.where + ": '" + z.path + "' needs at least two keys");
+    for (const auto& other : out)
+      for (const auto& k : z.keys)
+        if (std::find(other.keys.begin(), other.keys.end(), k) != other.keys.end())
+          throw input_error(z.where + ": '" + z.path + "': '" + k + "' is already in another zip group");
+    out.push_back(std::move(z));
+  }
+  return out;
+}
+
+// The axes of one vary map: its keys in document order, a zip group's keys stepping together (their lists equally
+// long) as one axis standing at the group's first key.
+std::vector<axis> block_axes(const config_node& vary, std::vector<zip_group>& zips, std::vector<std::string>& keys,
+                             std::vector<std::string>& labels) {
+  std::vector<std::vector<std::string>> values;
+  keys = vary.keys();
+  for (const auto& k : keys) {
+    check_key_syntax(vary, k);
+    values.push_back(values_of(vary, k));
+    labels.push_back(vary.where(k) + ": vary '" + k + "'");
+  }
+  std::vector<int> group_of(keys.size(), -1);
+  std::vector<std::vector<std::size_t>> groups;
+  for (auto& z : zips) {
+    std::vector<std::size_t> members;
+    for (const auto& n : z.keys) {
+      const auto it = std::find(keys.begin(), keys.end(), n);
+      if (it != keys.end()) members.push_back(std::size_t(it - keys.begin()));
+    }
+    if (members.empty()) continue;  // a group of another vary block
+    if (members.size() != z.keys.size())
+      for (const auto& n : z.keys)
+        if (std::find(keys.begin(), keys.end(), n) == keys.end())
+          throw input_error(z.where + ": '" + z.path + "': '" + n + "' is not a key of 'vary'" +
+                            (vary.path() == "vary" ? "" : " (" + vary.path() + ")"));
+    for (auto i : members)
+      if (values[i].size() != values[members[0]].size())
+        throw input_error(z.where + ": '" + z.path +
+                          fmt::format("': '{}' has {} values but '{}' has {}", keys[members[0]],
+                                      values[members[0]].size(), keys[i], values[i].size()));
+    for (auto i : members) group_of[i] = int(groups.size());
+    groups.push_back(members);
+    z.used = true;
+  }
+  std::vector<axis> axes;
+  std::set<int> placed;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    axis a;
+    if (group_of[i] < 0) {
+      a.keys = {i};
+    } else {
+      if (!placed.insert(group_of[i]).second) continue;
+      a.keys = groups[std::size_t(group_of[i])];
+    }
+    for (std::size_t v = 0; v < values[a.keys[0]].size(); ++v) {
+      std::vector<std::string> step;
+      for (auto k : a.keys) step.push_back(values[k][v]);
+      a.values.push_back(step);
+    }
+    axes.push_back(a);
+  }
+  return axes;
+}
+
+// The cartesian product of the axes, the first axis slowest (as nested loops written in the file's order).
+std::vector<sweep_point> product(const std::vector<axis>& axes, const std::vector<std::string>& keys,
+                                 const std::vector<std::string>& labels, const std::string& where) {
+  std::vector<sweep_point> out(1);
+  for (const auto& a : axes) {
+    if (out.size() * a.values.size() > max_points)
+      throw input_error(where + fmt::format(": more than {} points", max_points));
+    std::vector<sweep_point> next;
+    for (const auto& p : out)
+      for (const auto& step : a.values) {
+        sweep_point q = p;
+        for (std::size_t k = 0; k < a.keys.size(); ++k)
+          q.settings.push_back({keys[a.keys[k]], step[k], json_of_yaml(step[k]), labels[a.keys[k]]});
+        next.push_back(std::move(q));
+      }
+    out = std::move(next);
+  }
+  // Settings in the vary keys' order whatever the zip groups did to the axes.
+  for (auto& p : out)
+    std::stable_sort(p.settings.begin(), p.settings.end(), [&](const sweep_setting& x, const sweep_setting& y) {
+      return std::find(keys.begin(), keys.end(), x.key) < std::find(keys.begin(), keys.end(), y.key);
+    });
+  return out;
+}
+
+const sweep_setting* setting(const sweep_point& p, const std::string& key) {
+  for (const auto& s : p.settings)
+    if (s.key == key) return &s;
+  return nullptr;
+}
+
+// The value a point gives `key`: its setting, else the base's (a copy: the original's reads stay unmarked).
+std::string point_string(const sweep_config& s, const sweep_point& p, const std::string& key,
+                         const std::string& fallback) {
+  if (const auto* v = setting(p, key)) return scalar_text_of(v->yaml);
+  auto c = s.base->copy();
+  const auto dot = key.find('.');
+  if (dot == std::string::npos) return c.get<std::string>(key, fallback);
+  const auto section = c.find(key.substr(0, dot));
+  return section && section->is_map() ? section->get<std::string>(key.substr(dot + 1), fallback) : fallback;
+}
+
+// space: declared -- each point's strategy's declared parameters with a finite set of values (choices, integer
+// sets) become axes of their own; ranges keep their defaults (vary them explicitly), as do parameters in vary.
+std::vector<sweep_point> with_declared_space(const std::vector<sweep_point>& points, const std::string& where) {
+  std::vector<sweep_point> out;
+  for (const auto& p : points) {
+    std::vector<sweep_point> expanded{p};
+    if (const auto* e = potential_strategies().lookup(p.strategy)) {
+      for (const auto& spec : e->parameters) {
+        const std::string key = "strategy_params." + spec.name;
+        if (setting(p, key)) continue;
+        if (spec.type != parameter_type::choice && !(spec.type == parameter_type::integer && !spec.allowed.empty()))
+          continue;
+        std::vector<sweep_point> next;
+        for (const auto& q : expanded)
+          for (const auto& v : spec.allowed) {
+            sweep_point r = q;
+            r.settings.push_back({key, v, json_of_yaml(v), where + ": space: declared (" + key + ")"});
+            next.push_back(std::move(r));
+          }
+        expanded = std::move(next);
+      }
+    }
+    for (auto& q : expanded) {
+      if (out.size() >= max_points) throw input_error(where + fmt::format(": more than {} points", max_points));
+      out.push_back(std::move(q));
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string sweep_point::text() const {
+  std::string out;
+  for (const auto& s : settings) out += (out.empty() ? "" : " ") + s.key + "=" + s.yaml;
+  return out.empty() ? "(base)" : out;
+}
+
+std::string sweep_csv_path(const std::string& results) {
+  const std::string ext = ".jsonl";
+  if (results.size() > ext.size() && results.compare(results.size() - ext.size(), ext.size(), ext) == 0)
+    return results.substr(0, results.size() - ext.size()) + ".csv";
+  return results + ".csv";
+}
+
+config_node sweep_point_config(const sweep_config& s, const sweep_point& p) {
+  auto c = s.base->copy();
+  if (s.base_kind == "potential") {
+    if (s.warmup) c.apply_override("timing.warmup=" + std::to_string(*s.warmup), s.warmup_label);
+    if (s.repeats) c.apply_override("timing.repeats=" + std::to_string(*s.repeats), s.repeats_label);
+  }
+  for (const auto& v : p.settings) c.apply_override(v.key + "=" + v.yaml, v.label);
+  return c;
+}
+
+void check_sweep_point(const sweep_config& s, const sweep_point& p) {
+  auto c = sweep_point_config(s, p);
+  try {
+    c.get<std::string>("job");
+    if (const auto o = c.find("output")) o->mark_used();
+    if (s.base_kind == "potential") {
+      potential_map_config m;
+      read_potential_map(c, m);
+    } else {
+      read_solve_config(c);
+    }
+  } catch (const input_error&) {
+    c.throw_if_misspelt();  // a misspelt required key explains what failed after it
+    throw;
+  }
+  c.check_all_used();
+}
+
+sweep_config read_sweep_config(const config_node& root) {
+  sweep_config s;
+  s.file = root.source();
+  s.name = root.get<std::string>("name", std::filesystem::path(s.file).stem().string());
+  if (s.name.empty() || s.name.find_first_of("/\\\n\r\t") != std::string::npos)
+    throw input_error(root.where("name") + ": 'name' must be a non-empty name without slashes or control characters");
+  if (const auto d = root.find("description")) d->as<std::string>();
+
+  // base: inline, or a job file beside the sweep file.
+  const auto base = root.child("base");
+  if (base.is_map()) {
+    s.base = base.copy();
+    base.mark_used();  // each point's copy is checked on its own
+  } else if (base.is_scalar()) {
+    s.base_file = root.input_file("base");
+    s.base = config_node::from_file(s.base_file);
+  } else {
+    throw input_error(base.where() + ": 'base' must be a job (a map) or the path of a job file");
+  }
+  {
+    const auto probe = s.base->copy();
+    const auto kind = probe.find("job");
+    if (!kind) throw input_error(probe.where() + ": the base has no 'job' key (potential or solve)");
+    s.base_kind = kind->as<std::string>();
+    if (s.base_kind != "potential" && s.base_kind != "solve")
+      throw input_error(kind->where() + ": a sweep runs a potential or solve job, not '" + s.base_kind + "'");
+  }
+
+  if (root.has("warmup")) {
+    s.warmup = root.get_in<int>("warmup", 1, 0, 1000);
+    s.warmup_label = root.where("warmup") + ": warmup";
+  }
+  if (root.has("repeats")) {
+    s.repeats = root.get_in<int>("repeats", 3, 1, 10000);
+    s.repeats_label = root.where("repeats") + ": repeats";
+  }
+
+  // vary: one map (its product), or a list of maps (the union of their products: strategies with different
+  // parameters in one study).
+  auto zips = read_zip(root);
+  std::vector<sweep_point> points;
+  if (const auto vary = root.find("vary")) {
+    std::vector<config_node> blocks;
+    if (vary->is_map()) {
+      blocks.push_back(*vary);
+    } else if (vary->is_sequence() && !vary->items().empty()) {
+      blocks = vary->items();
+    } else {
+      throw input_error(vary->where() + ": 'vary' must be a map of keys and their values, or a list of such maps");
+    }
+    for (const auto& block : blocks) {
+      if (!block.is_map())
+        throw input_error(block.where() + ": '" + block.path() + "' must be a map of keys and their values");
+      std::vector<std::string> keys, labels;
+      const auto axes = block_axes(block, zips, keys, labels);
+      auto more = product(axes, keys, labels, s.file);
+      if (points.size() + more.size() > max_points)
+        throw input_error(s.file + fmt::format(": more than {} points", max_points));
+      points.insert(points.end(), more.begin(), more.end());
+      for (const auto& k : keys)
+        if (std::find(s.varied.begin(), s.varied.end(), k) == s.varied.end()) s.varied.push_back(k);
+    }
+  }
+  for (const auto& z : zips)
+    if (!z.used) throw input_error(z.where + ": '" + z.path + "': '" + z.keys[0] + "' is not a key of 'vary'");
+  if (points.empty()) points.emplace_back();  // space: declared alone starts from the base
+  const std::string strategy_key = s.base_kind == "potential" ? "strategy" : "spmv.strategy";
+  for (auto& p : points) p.strategy = point_string(s, p, strategy_key, "auto");
+
+  const std::string space = root.get_choice("space", "", {"declared"});
+  if (space == "declared") {
+    if (s.base_kind != "potential")
+      throw input_error(root.where("space") +
+                        ": 'space: declared' takes a potential strategy's declared parameters; SpMV strategies "
+                        "declare none (vary spmv.* keys instead)");
+    points = with_declared_space(points, root.where("space"));
+  }
+  if (s.varied.empty() && space.empty())
+    throw input_error(root.where() + ": a sweep needs 'vary' (keys and their values) or 'space: declared'");
+
+  const auto out = root.child("output");
+  if (!out.is_map()) throw input_error(out.where() + ": 'output' must be a map with 'results'");
+  s.csv = sweep_csv_path(out.get<std::string>("results"));
+  s.results = out.output_file("results", {s.csv});
+
+  if (std::ifstream in(s.results); in) {
+    std::string line;
+    for (std::size_t n = 1; std::getline(in, line); ++n) {
+      if (line.empty()) continue;
+      nlohmann::json r;
+      try {
+        r = nlohmann::json::parse(line);
+      } catch (const nlohmann::json::exception&) {
+        throw input_error(fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)",
+                                      s.results, n));
+      }
+      if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
+        throw input_error(
+            fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)", s.results, n));
+      s.records.push_back(line);
+    }
+  }
+
+  // A point whose strategy needs another build (a _cuda strategy here) is listed, not an error: one study file
+  // serves the CPU and the GPU builds.
+  for (auto& p : points) {
+    const bool potential = s.base_kind == "potential";
+    const bool unavailable =
+        potential
+            ? (potential_strategies().lookup(p.strategy) && !potential_strategies().lookup(p.strategy)->available())
+            : (spmv_strategies().lookup(p.strategy) && !spmv_strategies().lookup(p.strategy)->available());
+    if (unavailable) {
+      s.skipped.push_back(p.text() + ": " + p.strategy + " needs a CUDA build");
+      continue;
+    }
+    p.index = s.points.size() + s.skipped.size();
+    s.points.push_back(p);
+  }
+  for (std::size_t i = 0; i < s.points.size(); ++i) {
+    try {
+      check_sweep_point(s, s.points[i]);
+    } catch (const input_error& e) {
+      throw input_error(
+          fmt::format("{}: point {} of {} ({}): {}", s.file, i + 1, s.points.size(), s.points[i].text(), e.what()));
+    }
+  }
+  return s;
+}
+
+}  // namespace ppl

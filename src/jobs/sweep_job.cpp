@@ -1,0 +1,393 @@
+// `job: sweep`: the base job (potential or solve) at every point of a parameter space, each point measured with
+// the base job's own code (compute_map + verify_potential + describe_map; load_solve_system + run_solve) and
+// appended as one JSON-lines record to the results file, with a CSV view beside it. docs/sweep.md.
+//
+// Records are made durable one by one by rewriting the whole file to a temporary name, fsync and rename
+// (write_file_atomically) rather than by appending: a reader (a plot, a resumed run) never sees a half line even
+// after a power loss, the temporary file is removed on SIGINT/SIGTERM/SIGHUP by the handler that already guards
+// every output, and the cost (a few kB per record, rewritten once per point) is nothing beside a point's run.
+#include <fmt/format.h>
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+#include <cstdint>
+#include <ctime>
+#include <iostream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <ostream>
+#include <sstream>
+
+#include "potential_config.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/core/progress.hpp"
+#include "ppl/core/system_info.hpp"
+#include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/jobs/job_kinds.hpp"
+#include "ppl/jobs/sweep.hpp"
+#include "ppl/potential/summary.hpp"
+#include "solve_config.hpp"
+#include "solve_run.hpp"
+
+#ifndef PPL_GIT_REVISION
+#define PPL_GIT_REVISION "unknown"
+#endif
+
+namespace ppl {
+namespace {
+
+using json = nlohmann::ordered_json;
+
+// FNV-1a, 64 bits: a stable key across builds and platforms (std::hash is neither).
+std::string fnv1a_hex(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+// Device-to-device copy bandwidth (bytes read + written per second), best of five after a warm-up: the ceiling of
+// a memory-bound kernel on this device, measured in the same process as the points it judges.
+double measure_copy_bandwidth() {
+  const std::size_t n = default_space_is_gpu() ? std::size_t(1) << 27 : std::size_t(1) << 23;  // 1 GiB / 64 MiB
+  Kokkos::View<double*> a(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::sweep::copy_a"), n);
+  Kokkos::View<double*> b(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::sweep::copy_b"), n);
+  Kokkos::deep_copy(a, 1.0);
+  double best = 0;
+  for (int r = 0; r < 6; ++r) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(b, a);
+    Kokkos::fence();
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (r > 0 && dt > 0) best = std::max(best, 2.0 * double(n) * sizeof(double) / dt);
+  }
+  return best;
+}
+
+json times_json(const timing_stats& t) {
+  return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"seconds", t.seconds}};
+}
+
+// The results file: one record per line, each with a unique "key".
+class results_file {
+ public:
+  // `records`: the file's lines as read and checked with the sweep (read_sweep_config).
+  results_file(std::string path, std::string csv, const std::vector<std::string>& records)
+      : path_(std::move(path)), csv_(std::move(csv)) {
+    for (const auto& line : records) {
+      json r = json::parse(line);
+      index_[r["key"].get<std::string>()] = lines_.size();
+      lines_.push_back(line);
+      records_.push_back(std::move(r));
+    }
+  }
+  bool has(const std::string& key) const { return index_.count(key) > 0; }
+  std::size_t size() const { return lines_.size(); }
+
+  // Adds the record, or replaces the one with its key in place, and rewrites both files. Signals are held until
+  // both are on disk, so the CSV never lags the records.
+  void put(const json& record) {
+    const std::string key = record["key"].get<std::string>();
+    const std::string line = record.dump();
+    if (const auto it = index_.find(key); it != index_.end()) {
+      lines_[it->second] = line;
+      records_[it->second] = record;
+    } else {
+      index_[key] = lines_.size();
+      lines_.push_back(line);
+      records_.push_back(record);
+    }
+    deferred_signals hold;
+    write_file_atomically(path_, [&](std::ostream& o) {
+      for (const auto& l : lines_) o << l << "\n";
+    });
+    write_file_atomically(csv_, [&](std::ostream& o) { write_csv(o); });
+  }
+
+ private:
+  static std::string cell(const json& v) {
+    if (v.is_null()) return "";
+    std::string s = v.is_string() ? v.get<std::string>() : v.dump();
+    if (s.find_first_of(",\"\n") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  }
+  static json at(const json& r, const std::vector<const char*>& path) {
+    const json* cur = &r;
+    for (const char* p : path) {
+      if (!cur->is_object() || !cur->contains(p)) return nullptr;
+      cur = &(*cur)[p];
+    }
+    return *cur;
+  }
+  // Fixed columns, then one per varied key (the union over the records, first seen first; `strategy` is a fixed
+  // column already).
+  void write_csv(std::ostream& o) const {
+    std::vector<std::string> varied;
+    for (const auto& r : records_)
+      if (r.contains("settings") && r["settings"].is_object())
+        for (const auto& [k, v] : r["settings"].items())
+          if (std::find(varied.begin(), varied.end(), k) == varied.end() && k != "strategy") varied.push_back(k);
+    const std::vector<std::pair<std::string, std::vector<const char*>>> fixed = {
+        {"key", {"key"}},
+        {"study", {"study"}},
+        {"point", {"point"}},
+        {"job", {"job"}},
+        {"strategy", {"strategy"}},
+        {"median_s", {"time", "median"}},
+        {"min_s", {"time", "min"}},
+        {"max_s", {"time", "max"}},
+        {"time_unit", {"time_unit"}},
+        {"throughput", {"throughput"}},
+        {"throughput_unit", {"throughput_unit"}},
+        {"ceiling", {"ceiling"}},
+        {"fraction_of_ceiling", {"fraction_of_ceiling"}},
+        {"verification_error", {"verification", "error"}},
+        {"verification_passed", {"verification", "passed"}},
+        {"atoms", {"problem", "atoms"}},
+        {"points", {"problem", "points"}},
+        {"evaluations", {"problem", "evaluations"}},
+        {"pairs_within", {"problem", "pairs_within"}},
+        {"rows", {"problem", "rows"}},
+        {"nnz", {"problem", "nnz"}},
+        {"nnz_per_row", {"problem", "nnz_per_row"}},
+        {"iterations", {"problem", "iterations"}},
+        {"device", {"device", "name"}},
+        {"git_revision", {"git_revision"}},
+        {"measured_at", {"measured_at"}}};
+    std::string header;
+    for (const auto& [name, path] : fixed) header += (header.empty() ? "" : ",") + name;
+    for (const auto& k : varied) header += "," + cell(k);
+    o << header << "\n";
+    for (const auto& r : records_) {
+      std::string row;
+      bool first = true;
+      for (const auto& [name, path] : fixed) {
+        row += (first ? "" : ",") + cell(at(r, path));
+        first = false;
+      }
+      for (const auto& k : varied)
+        row += "," + cell(r.contains("settings") && r["settings"].contains(k) ? r["settings"][k] : json(nullptr));
+      o << row << "\n";
+    }
+  }
+
+  std::string path_, csv_;
+  std::vector<std::string> lines_;
+  std::vector<json> records_;
+  std::map<std::string, std::size_t> index_;
+};
+
+class sweep_job final : public job {
+ public:
+  explicit sweep_job(const config_node& c) : cfg_(read_sweep_config(c)) {}
+  int run(job_context& ctx) override;
+
+ private:
+  // The measurement of one point: what the base job measures, in the record's terms.
+  json measure_potential(const config_node& c);
+  json measure_solve(const config_node& c);
+
+  sweep_config cfg_;
+  system_info system_;
+  double copy_bandwidth_ = 0;  // bytes/s, measured before the first solve point
+};
+
+json sweep_job::measure_potential(const config_node& c) {
+  potential_map_config m;
+  read_potential_map(c, m);
+  if (const auto o = c.find("output")) o->mark_used();
+  potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::sweep::lattice"), m.grid.size());
+  const map_timing t = compute_map(m, out, [](const std::string&) {});
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+  potential_summary s;
+  s.verification = verify_potential(m.verification, m.input, m.grid, m.pair, host.data());
+  describe_map(s, m, t);
+  const double ceiling = rsqrt_ceiling_per_s(system_);
+  json r;
+  r["strategy"] = m.strategy_name;
+  r["warmup"] = m.warmup;
+  r["repeats"] = m.repeats;
+  r["time"] = times_json(s.timing);
+  r["time_unit"] = "s per map";
+  r["setup_seconds"] = s.setup_seconds;
+  r["throughput"] = s.evaluations_per_s;
+  r["throughput_unit"] = "atom-evaluations/s";
+  r["ceiling_kind"] = "rsqrt: 16 per clock per SM x SMs x SM clock";
+  r["ceiling"] = ceiling > 0 ? json(ceiling) : json(nullptr);
+  r["fraction_of_ceiling"] = ceiling > 0 ? json(s.evaluations_per_s / ceiling) : json(nullptr);
+  r["problem"] = {{"atoms", s.atoms},
+                  {"points", m.grid.size()},
+                  {"dims", m.grid.dims},
+                  {"single_plane", m.single_plane},
+                  {"interaction", m.pair.describe()},
+                  {"evaluations", s.evaluations},
+                  {"pairs_within", s.pairs_within}};
+  json breakdown = json::object();
+  for (const auto& [k, v] : s.breakdown) breakdown[k] = v;
+  r["breakdown"] = breakdown;
+  r["verification"] = {{"mode", s.verification.mode},           {"points", s.verification.points},
+                       {"error", s.verification.error},         {"max_abs_error", s.verification.max_abs_error},
+                       {"tolerance", s.verification.tolerance}, {"passed", s.verification.passed}};
+  return r;
+}
+
+// SpMV traffic per iteration, the model behind a solve point's GB/s: each SpMV reads the values, column indices
+// and row offsets once, x once (ideal caching) and writes y; BiCGSTAB and BiCG make two SpMVs per iteration (BiCG's
+// second with A^T), GMRES one. Vector updates and dots are left out, so the figure is a lower bound of the traffic.
+double spmv_bytes_per_iteration(const crs_matrix& A, const std::string& method) {
+  const double rows = double(A.numRows()), nnz = double(A.nnz());
+  const double per_spmv = nnz * (sizeof(crs_matrix::value_type) + sizeof(crs_matrix::ordinal_type)) +
+                          (rows + 1) * sizeof(crs_matrix::size_type) + 2 * rows * sizeof(double);
+  return (method == "gmres" ? 1.0 : 2.0) * per_spmv;
+}
+
+json sweep_job::measure_solve(const config_node& c) {
+  solve_config cfg = read_solve_config(c);
+  if (copy_bandwidth_ == 0) copy_bandwidth_ = measure_copy_bandwidth();
+  const auto sys = load_solve_system(cfg);
+  auto options = cfg.options;
+  options.progress_every = 0;
+  const int warmup = cfg_.warmup.value_or(1), repeats = cfg_.repeats.value_or(3);
+  std::vector<double> per_iteration, totals;
+  solve_run last;
+  for (int r = 0; r < warmup + repeats; ++r) {
+    last = run_solve(cfg, sys, options);
+    if (r < warmup) continue;
+    const auto& res = last.result;
+    per_iteration.push_back(res.iterations ? res.times.iterate / res.iterations : 0.0);
+    totals.push_back(res.times.total);
+  }
+  const auto t = summarize_times(warmup, per_iteration);
+  const auto total = summarize_times(warmup, totals);
+  const auto& res = last.result;
+  const double bytes = spmv_bytes_per_iteration(sys.A, cfg.method);
+  const double gbps = t.median > 0 ? bytes / t.median * 1e-9 : 0.0;
+  const std::size_t n = sys.A.numRows();
+  json r;
+  r["strategy"] = cfg.spmv_name;
+  r["mapping"] = cfg.spmv->describe();
+  r["warmup"] = warmup;
+  r["repeats"] = repeats;
+  r["time"] = times_json(t);
+  r["time_unit"] = "s per iteration";
+  r["total_time"] = times_json(total);
+  r["setup_seconds"] = sys.seconds;
+  r["throughput"] = gbps;
+  r["throughput_unit"] = "GB/s (SpMV traffic model)";
+  r["ceiling_kind"] = "copy bandwidth (Kokkos::deep_copy, bytes read + written)";
+  r["ceiling"] = copy_bandwidth_ * 1e-9;
+  r["fraction_of_ceiling"] = copy_bandwidth_ > 0 ? json(gbps / (copy_bandwidth_ * 1e-9)) : json(nullptr);
+  r["problem"] = {{"matrix", sys.description},
+                  {"rows", n},
+                  {"nnz", sys.A.nnz()},
+                  {"nnz_per_row", n ? double(sys.A.nnz()) / double(n) : 0.0},
+                  {"method", cfg.method},
+                  {"preconditioner", to_string(cfg.options.preconditioner)},
+                  {"iterations", res.iterations},
+                  {"outcome", to_string(res.outcome)},
+                  {"spmv_bytes_per_iteration", bytes}};
+  r["verification"] = {{"error", res.true_residual},
+                       {"kind", "true relative residual ||b - Ax|| / ||b||"},
+                       {"error_vs_exact", last.error_l2 >= 0 ? json(last.error_l2) : json(nullptr)},
+                       {"tolerance", cfg.options.rtol},
+                       {"passed", is_converged(res.outcome)}};
+  return r;
+}
+
+int sweep_job::run(job_context& ctx) {
+  system_ = query_system_info();
+  const json kokkos = {{"version", system_.kokkos_version},
+                       {"backends", system_.backends},
+                       {"execution_space", system_.default_execution_space},
+                       {"concurrency", system_.concurrency},
+                       {"host_threads", system_.host_threads}};
+  const json device = {{"name", system_.device_name},
+                       {"clock_ghz", system_.clock_ghz},
+                       {"multiprocessors", system_.multiprocessors},
+                       {"memory_gib", system_.device_memory_gib},
+                       {"compute_capability", system_.compute_capability}};
+  const std::string revision = PPL_GIT_REVISION;
+  results_file results(cfg_.results, cfg_.csv, cfg_.records);
+
+  auto say = [&](const std::string& line) {
+    if (!ctx.quiet) ctx.out << "sweep: " << line << "\n" << std::flush;
+  };
+  say(fmt::format("{}: {} points of a {} job ({}), results {}", cfg_.name, cfg_.points.size(), cfg_.base_kind,
+                  cfg_.base_file.empty() ? "inline base" : cfg_.base_file, cfg_.results));
+  for (const auto& s : cfg_.skipped) say("not runnable in this build: " + s);
+
+  std::optional<progress_bar> bar;
+  if (!ctx.quiet) bar.emplace(std::cerr, cfg_.points.size(), is_terminal(2));
+  std::size_t measured = 0, kept = 0, failed = 0, not_converged = 0;
+  for (const auto& p : cfg_.points) {
+    auto c = sweep_point_config(cfg_, p);
+    c.get<std::string>("job");
+    json config = json::parse(c.to_json());
+    config.erase("output");  // never written by a sweep: not part of what is measured
+    json settings = json::object();
+    for (const auto& s : p.settings) settings[s.key] = json::parse(s.json);
+    // The key: what was run (the resolved job, the sweep's timing), the study, and what it ran on.
+    const std::string key = fnv1a_hex(config.dump() + "\n" + cfg_.name + "\n" +
+                                      fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" +
+                                      revision + "\n" + kokkos.dump() + "\n" + device.dump());
+    if (results.has(key) && !ctx.overwrite) {
+      ++kept;
+      if (bar) bar->skip();
+      continue;
+    }
+    json r;
+    r["key"] = key;
+    r["study"] = cfg_.name;
+    r["point"] = p.index;
+    r["job"] = cfg_.base_kind;
+    r["settings"] = settings;
+    const json m = cfg_.base_kind == "potential" ? measure_potential(c) : measure_solve(c);
+    for (const auto& [k, v] : m.items()) r[k] = v;
+    r["config"] = config;
+    r["sweep_file"] = cfg_.file;
+    r["git_revision"] = revision;
+    r["kokkos"] = kokkos;
+    r["device"] = device;
+    r["ppl_version"] = system_.ppl_version;
+    r["measured_at"] = utc_now();
+    results.put(r);
+    ++measured;
+    if (!r["verification"]["passed"].get<bool>()) ++(cfg_.base_kind == "solve" ? not_converged : failed);
+    if (bar)
+      bar->step(
+          fmt::format("{}: {:.4g} {}", p.text(), r["time"]["median"].get<double>(), r["time_unit"].get<std::string>()));
+  }
+  if (bar) bar->finish();
+  ctx.out << fmt::format(
+      "sweep {}: {} points measured, {} already in {} (kept; --overwrite measures them again), {} not runnable in "
+      "this build; {} records in {} and {}\n",
+      cfg_.name, measured, kept, cfg_.results, cfg_.skipped.size(), results.size(), cfg_.results, cfg_.csv);
+  if (failed) ctx.out << fmt::format("sweep {}: {} points failed verification\n", cfg_.name, failed);
+  if (not_converged) ctx.out << fmt::format("sweep {}: {} points did not converge\n", cfg_.name, not_converged);
+  if (failed) return int(exit_code::verification_failed);
+  if (not_converged) return int(exit_code::not_converged);
+  return 0;
+}
+
+}  // namespace
+
+std::unique_ptr<job> make_sweep_job(const config_node& c) {
+  return std::make_unique<sweep_job>(c);
+}
+
+}  // namespace ppl

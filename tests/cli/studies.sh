@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The study configs (configs/studies/): every one passes `ppl validate` at full size, runs on this build in a
+# reduced form (the same file, smaller problems and fewer points through --set), and perf/plot_study.py draws its
+# plots from the records. Skips (exit 77, CTest's SKIP_RETURN_CODE) after the runs when no python3 with matplotlib
+# is found (Debian's python3-matplotlib, or PPL_PYTHON3=...).
+#   studies.sh PPL REPOSITORY
+set -u
+ppl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+repo=$(cd "$2" && pwd)
+studies=$repo/configs/studies
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+fail=0
+check() {  # name, then ppl's arguments
+  local name=$1
+  shift
+  if ! "$ppl" "$@" --kokkos-threads=2 >"$name.log" 2>&1; then
+    echo "FAIL $name: ppl $*"
+    cat "$name.log"
+    fail=1
+  fi
+}
+for f in "$studies"/*.yaml; do
+  check "validate-$(basename "$f" .yaml)" validate "$f"
+done
+quick=(--set warmup=0 --set repeats=1 -q)
+check pmpp run "$studies/pmpp_ch18.yaml" "${quick[@]}" --set base.input.random.atoms=300 \
+  --set 'base.lattice.dims=[20,20,12]' --set 'vary={strategy: [reference, gather, gather_coalesced,
+    gather_hybrid_rsqrt_cuda], lattice.plane_z: [2.0, ~]}'
+check coarsening run "$studies/coarsening.yaml" "${quick[@]}" \
+  --set 'vary={lattice.dims: [[16,16,8], [24,24,8]], lattice.plane_z: [1.0, ~], input.random.atoms: [200, 300],
+    strategy: [gather_coarsened, gather_coalesced], strategy_params.coarsening: [1, 4]}' \
+  --set 'zip=[[lattice.dims, lattice.plane_z, input.random.atoms]]'
+check binning run "$studies/binning.yaml" "${quick[@]}" --set base.input.random.atoms=2000 \
+  --set 'base.input.random.box_hi=[23.5,23.5,23.5]' --set 'base.lattice.dims=[48,48,48]' \
+  --set base.physics.interaction.radius=6 \
+  --set 'vary=[{strategy: [cutoff_binned, cutoff_binned_cuda], strategy_params.bin_edge: [2, 4],
+    strategy_params.bin_capacity: [8, 16]}, {strategy: [cutoff_large_bins]}]'
+check bicg run "$studies/bicg_paper.yaml" "${quick[@]}" \
+  --set 'vary={matrix.generator: [convection_diffusion, convection_diffusion_3x], matrix.n: [8, 6],
+    spmv.threads_per_row: [2, 8, 32]}'
+# Every point this build can run has its record (a CPU build lists the _cuda points as not runnable).
+for s in pmpp:pmpp_ch18 coarsening:coarsening binning:binning bicg:bicg_paper; do
+  measured=$(sed -n 's/.*: \([0-9]*\) points measured, 0 already.*/\1/p' "${s%%:*}.log")
+  n=$(grep -c . "${s##*:}.jsonl" 2>/dev/null || echo 0)
+  if [ -z "$measured" ] || [ "$measured" = 0 ] || [ "$n" != "$measured" ]; then
+    echo "FAIL ${s##*:}.jsonl: $n records, ${measured:-no} points measured"
+    cat "${s%%:*}.log"
+    fail=1
+  fi
+done
+[ $fail = 0 ] || exit 1
+
+py=""
+for c in "${PPL_PYTHON3:-}" /usr/bin/python3 python3; do
+  if [ -n "$c" ] && "$c" -c 'import matplotlib' 2>/dev/null; then
+    py=$c
+    break
+  fi
+done
+if [ -z "$py" ]; then
+  echo "SKIP: the studies ran; no python3 with matplotlib for the plots (apt-get install python3-matplotlib)"
+  exit 77
+fi
+expect_png() {
+  if [ "$(head -c 4 "$1" 2>/dev/null | od -An -c | tr -d ' ')" != '211PNG' ]; then
+    echo "FAIL: $1 is not a PNG"
+    fail=1
+  fi
+}
+for s in pmpp_ch18 coarsening binning bicg_paper; do
+  if ! "$py" "$repo/perf/plot_study.py" "$s.jsonl" >"$s.plots" 2>&1; then
+    echo "FAIL plot_study.py $s.jsonl"
+    cat "$s.plots"
+    fail=1
+  fi
+done
+for png in pmpp_ch18_throughput pmpp_ch18_size coarsening_throughput coarsening_size binning_throughput \
+  bicg_paper_throughput bicg_paper_size bicg_paper_heatmap bicg_paper_ceiling; do
+  expect_png "$png.png"
+done
+[ $fail = 0 ] && echo "studies: 4 validated, 4 run reduced, plots drawn"
+exit $fail

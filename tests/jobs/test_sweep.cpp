@@ -1,0 +1,300 @@
+// `job: sweep` (ppl/jobs/sweep.hpp, docs/sweep.md): the expansion of vary / zip / ranges / space: declared, bad
+// input, resuming by key and --overwrite, and a real interruption: a sweep started as a `ppl` process, killed after
+// its first records, then resumed, loses and repeats no point.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "ppl/core/config.hpp"
+#include "ppl/core/error.hpp"
+#include "ppl/jobs/job.hpp"
+#include "ppl/jobs/sweep.hpp"
+#include "support/ppl_test.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// A small potential base: a point runs in milliseconds.
+const std::string tiny_base = R"(base:
+  job: potential
+  input: {random: {atoms: 50, seed: 7}}
+  lattice: {dims: [6, 6, 4], spacing: 0.5}
+  strategy: gather_coarsened
+  verification: {mode: full}
+)";
+
+ppl::sweep_config read(const ppl_test::temp_dir& dir, const std::string& body) {
+  const auto path = dir.write("sweep.yaml", "job: sweep\n" + tiny_base + body + "output: {results: r.jsonl}\n");
+  ppl_test::scoped_cwd cwd(dir.path);
+  auto root = ppl::config_node::from_file(path);
+  auto s = ppl::read_sweep_config(root);
+  root.child("job");
+  root.check_all_used();
+  return s;
+}
+
+std::vector<std::string> texts(const ppl::sweep_config& s) {
+  std::vector<std::string> out;
+  for (const auto& p : s.points) out.push_back(p.text());
+  return out;
+}
+
+std::vector<std::string> lines_of(const std::string& path) {
+  std::vector<std::string> out;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);)
+    if (!l.empty()) out.push_back(l);
+  return out;
+}
+
+std::string bad(const std::string& body) {
+  ppl_test::temp_dir dir;
+  return ppl_test::error_of<ppl::input_error>([&] { read(dir, body); });
+}
+
+TEST(sweep, cartesian_product_first_key_slowest) {
+  ppl_test::temp_dir dir;
+  const auto s = read(dir, "vary:\n  strategy: [gather, gather_coarsened]\n  input.random.atoms: [10, 20, 30]\n");
+  EXPECT_EQ(s.base_kind, "potential");
+  EXPECT_EQ(texts(s),
+            (std::vector<std::string>{
+                "strategy=gather input.random.atoms=10", "strategy=gather input.random.atoms=20",
+                "strategy=gather input.random.atoms=30", "strategy=gather_coarsened input.random.atoms=10",
+                "strategy=gather_coarsened input.random.atoms=20", "strategy=gather_coarsened input.random.atoms=30"}));
+  for (std::size_t i = 0; i < s.points.size(); ++i) EXPECT_EQ(s.points[i].index, i);
+}
+
+TEST(sweep, zip_groups_step_together) {
+  ppl_test::temp_dir dir;
+  const auto s = read(dir,
+                      "vary:\n  lattice.dims: [[4, 4, 4], [8, 8, 4]]\n  strategy: [gather, scatter]\n"
+                      "  input.random.atoms: [10, 40]\nzip: [[lattice.dims, input.random.atoms]]\n");
+  EXPECT_EQ(texts(s), (std::vector<std::string>{"lattice.dims=[4, 4, 4] strategy=gather input.random.atoms=10",
+                                                "lattice.dims=[4, 4, 4] strategy=scatter input.random.atoms=10",
+                                                "lattice.dims=[8, 8, 4] strategy=gather input.random.atoms=40",
+                                                "lattice.dims=[8, 8, 4] strategy=scatter input.random.atoms=40"}));
+}
+
+TEST(sweep, a_list_of_vary_maps_is_the_union_of_their_products) {
+  ppl_test::temp_dir dir;
+  const auto s =
+      read(dir,
+           "vary:\n  - {strategy: [gather, scatter]}\n"
+           "  - {strategy: [gather_coarsened], strategy_params.coarsening: [1, 2], input.random.atoms: [7, 9]}\n"
+           "zip: [[strategy_params.coarsening, input.random.atoms]]\n");
+  EXPECT_EQ(texts(s),
+            (std::vector<std::string>{"strategy=gather", "strategy=scatter",
+                                      "strategy=gather_coarsened strategy_params.coarsening=1 input.random.atoms=7",
+                                      "strategy=gather_coarsened strategy_params.coarsening=2 input.random.atoms=9"}));
+  EXPECT_EQ(s.varied, (std::vector<std::string>{"strategy", "strategy_params.coarsening", "input.random.atoms"}));
+  // A zip group must stand whole in a block.
+  EXPECT_NE(bad("vary:\n  - {strategy: [gather]}\n  - {input.random.atoms: [1, 2]}\n"
+                "zip: [[strategy, input.random.atoms]]\n")
+                .find("is not a key of 'vary'"),
+            std::string::npos);
+}
+
+TEST(sweep, ranges_step_factor_and_values) {
+  ppl_test::temp_dir dir;
+  EXPECT_EQ(texts(read(dir, "vary: {input.random.atoms: {from: 10, to: 40, step: 15}}\n")),
+            (std::vector<std::string>{"input.random.atoms=10", "input.random.atoms=25", "input.random.atoms=40"}));
+  EXPECT_EQ(texts(read(dir, "vary: {strategy_params.coarsening: {from: 1, to: 16, factor: 2}}\n")).size(), 5u);
+  // Decimal steps reach their end despite rounding (0.1 + 0.1 + 0.1 > 0.3 in binary).
+  EXPECT_EQ(texts(read(dir, "vary: {lattice.spacing: {from: 0.1, to: 0.3, step: 0.1}}\n")),
+            (std::vector<std::string>{"lattice.spacing=0.1", "lattice.spacing=0.2", "lattice.spacing=0.3"}));
+  EXPECT_EQ(texts(read(dir, "vary: {strategy: {values: [gather, scatter]}}\n")),
+            (std::vector<std::string>{"strategy=gather", "strategy=scatter"}));
+}
+
+TEST(sweep, declared_space_per_strategy_and_cuda_points_listed_apart) {
+  ppl_test::temp_dir dir;
+  const auto s = read(dir, "vary: {strategy: [gather, gather_coarsened, gather_constmem_cuda]}\nspace: declared\n");
+  // gather: rsqrt fast | ieee; gather_coarsened: coarsening 1, 2, 4, 8, 16; gather_constmem_cuda: 5 coarsenings.
+  EXPECT_EQ(s.points.size() + s.skipped.size(), 2u + 5u + 5u);
+  EXPECT_EQ(s.skipped.size(), ppl_test::cuda_build ? 0u : 5u);
+  EXPECT_EQ(s.points[0].text(), "strategy=gather strategy_params.rsqrt=fast");
+  EXPECT_EQ(s.points[2].text(), "strategy=gather_coarsened strategy_params.coarsening=1");
+  // A parameter varied explicitly is not expanded again.
+  EXPECT_EQ(read(dir, "vary: {strategy_params.coarsening: [4]}\nspace: declared\n").points.size(), 1u);
+}
+
+TEST(sweep, bad_input_names_the_key) {
+  EXPECT_NE(bad("vary: {strategy_params.coarsning: [1, 2]}\n")
+                .find("vary 'strategy_params.coarsning': unknown key 'coarsning'"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {input.random.atoms: []}\n").find("vary 'input.random.atoms': empty list"), std::string::npos);
+  EXPECT_NE(bad("vary: {input.random.atoms: {from: 5, to: 1, step: 1}}\n").find("from (5) is greater than to (1)"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {input.random.atoms: {from: 1, to: 5, step: -1}}\n").find("step must be > 0"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {input.random.atoms: {from: 1, to: 5, stp: 1}}\n").find("needs from, to and one of step"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {input.random.atoms: 5}\n").find("must be a list of values or a range"), std::string::npos);
+  EXPECT_NE(bad("vary: {strategy_params.coarsening: [1, 3]}\n").find("point 2 of 2 (strategy_params.coarsening=3)"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {strategy: [gather]}\nzip: [[strategy, lattice.spacing]]\n")
+                .find("'lattice.spacing' is not a key of 'vary'"),
+            std::string::npos);
+  EXPECT_NE(bad("vary: {timing.repeats: [1, 2]}\n").find("timing is the sweep's"), std::string::npos);
+  EXPECT_NE(bad("").find("a sweep needs 'vary'"), std::string::npos);
+}
+
+// Runs the sweep at `path` in this process from `dir`; its exit code and printed text.
+int run_sweep(const ppl_test::temp_dir& dir, const std::string& path, bool overwrite, std::string& text) {
+  ppl_test::scoped_cwd cwd(dir.path);
+  auto j = ppl::load_job(path, {});
+  std::ostringstream out;
+  ppl::job_context ctx{out, true, overwrite};
+  const int rc = j->run(ctx);
+  text = out.str();
+  return rc;
+}
+
+TEST(sweep, records_resume_by_key_and_overwrite_redoes_them) {
+  ppl_test::temp_dir dir;
+  const auto path = dir.write("sweep.yaml", "job: sweep\nname: t\n" + tiny_base +
+                                                "vary: {strategy: [gather, scatter], input.random.atoms: [5, 9]}\n"
+                                                "repeats: 1\noutput: {results: r.jsonl}\n");
+  std::string text;
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  EXPECT_NE(text.find("4 points measured, 0 already"), std::string::npos) << text;
+  const auto first = lines_of(dir.file("r.jsonl"));
+  ASSERT_EQ(first.size(), 4u);
+  std::set<std::string> keys;
+  for (std::size_t i = 0; i < first.size(); ++i) {
+    const auto r = nlohmann::json::parse(first[i]);
+    keys.insert(r["key"].get<std::string>());
+    EXPECT_EQ(r["point"], i);
+    EXPECT_EQ(r["study"], "t");
+    EXPECT_EQ(r["job"], "potential");
+    EXPECT_EQ(r["config"]["timing"]["repeats"], 1);  // the sweep's timing is part of what was run
+    EXPECT_EQ(r["time"]["seconds"].size(), 1u);
+    EXPECT_TRUE(r["verification"]["passed"].get<bool>());
+    EXPECT_LT(r["verification"]["error"].get<double>(), 1e-5);
+    EXPECT_GT(r["throughput"].get<double>(), 0);
+    EXPECT_TRUE(r.contains("git_revision") && r.contains("kokkos") && r.contains("device"));
+  }
+  EXPECT_EQ(keys.size(), 4u);
+  EXPECT_EQ(nlohmann::json::parse(first[3])["settings"],
+            nlohmann::json::parse(R"({"strategy": "scatter", "input.random.atoms": 9})"));
+  // The CSV view: a header and one row per record.
+  EXPECT_EQ(lines_of(dir.file("r.csv")).size(), 5u);
+
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0);
+  EXPECT_NE(text.find("0 points measured, 4 already"), std::string::npos) << text;
+  EXPECT_EQ(lines_of(dir.file("r.jsonl")), first);  // untouched
+
+  ASSERT_EQ(run_sweep(dir, path, true, text), 0);
+  EXPECT_NE(text.find("4 points measured, 0 already"), std::string::npos) << text;
+  const auto again = lines_of(dir.file("r.jsonl"));
+  ASSERT_EQ(again.size(), 4u);  // replaced in place, not appended
+  for (std::size_t i = 0; i < 4; ++i)
+    EXPECT_EQ(nlohmann::json::parse(again[i])["key"], nlohmann::json::parse(first[i])["key"]);
+
+  // Another point added to the sweep: only it runs.
+  dir.write("sweep.yaml", "job: sweep\nname: t\n" + tiny_base +
+                              "vary: {strategy: [gather, scatter], input.random.atoms: [5, 9, 13]}\n"
+                              "repeats: 1\noutput: {results: r.jsonl}\n");
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0);
+  EXPECT_NE(text.find("2 points measured, 4 already"), std::string::npos) << text;
+  EXPECT_EQ(lines_of(dir.file("r.jsonl")).size(), 6u);
+}
+
+TEST(sweep, a_solve_base_is_timed_per_iteration_against_the_copy_bandwidth) {
+  ppl_test::temp_dir dir;
+  const auto path = dir.write("sweep.yaml", R"(job: sweep
+base:
+  job: solve
+  matrix: {generator: convection_diffusion, n: 6}
+  rhs: manufactured
+  solver: {method: bicg}
+  spmv: {strategy: vector}
+vary: {spmv.threads_per_row: {from: 2, to: 8, factor: 2}}
+repeats: 2
+output: {results: r.jsonl}
+)");
+  std::string text;
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  const auto lines = lines_of(dir.file("r.jsonl"));
+  ASSERT_EQ(lines.size(), 3u);
+  for (const auto& l : lines) {
+    const auto r = nlohmann::json::parse(l);
+    EXPECT_EQ(r["time_unit"], "s per iteration");
+    EXPECT_EQ(r["problem"]["rows"], 125);
+    EXPECT_GT(r["ceiling"].get<double>(), 0);
+    EXPECT_GT(r["fraction_of_ceiling"].get<double>(), 0);
+    EXPECT_TRUE(r["verification"]["passed"].get<bool>());
+    EXPECT_LT(r["verification"]["error"].get<double>(), 1e-7);
+  }
+}
+
+// The `ppl` binary (CTest sets PPL_CLI).
+std::string ppl_cli() {
+  const char* p = std::getenv("PPL_CLI");
+  return p ? p : "";
+}
+
+TEST(sweep, killed_midway_then_resumed_loses_and_repeats_no_point) {
+  const auto cli = ppl_cli();
+  ASSERT_FALSE(cli.empty()) << "PPL_CLI (the ppl binary) is not set; CTest sets it";
+  ppl_test::temp_dir dir;
+  // Eight points of about 0.1-0.3 s each on one thread: the kill lands after the first record, well before the end.
+  dir.write("sweep.yaml", R"(job: sweep
+name: interrupted
+base:
+  job: potential
+  input: {random: {atoms: 1500, seed: 5}}
+  lattice: {dims: [40, 40, 16]}
+  strategy: gather
+  verification: {mode: sample, samples: 50}
+vary:
+  strategy: [gather, gather_coarsened]
+  input.random.atoms: [1500, 1600, 1700, 1800]
+warmup: 1
+repeats: 2
+output: {results: r.jsonl}
+)");
+  const std::string run = "'" + cli + "' run sweep.yaml -q --kokkos-threads=1";
+  int status = 0;
+  // SIGTERM as soon as the results file holds a record (it only ever holds whole ones).
+  const std::string out = ppl_test::run_command(
+      "cd '" + dir.path.string() + "' && { " + run + " & pid=$!; i=0; while [ ! -s r.jsonl ] && [ $i -lt 6000 ]; " +
+          "do sleep 0.01; i=$((i+1)); done; kill -TERM $pid; wait $pid; echo \"rc=$?\"; }",
+      status);
+  EXPECT_NE(out.find("rc=143"), std::string::npos) << out;  // killed by SIGTERM, not finished
+  const auto before = lines_of(dir.file("r.jsonl"));
+  ASSERT_GE(before.size(), 1u);
+  ASSERT_LT(before.size(), 8u) << "the sweep finished before the kill: make its points slower";
+  // No temporary files left beside the results.
+  std::set<std::string> files;
+  for (const auto& e : fs::directory_iterator(dir.path)) files.insert(e.path().filename().string());
+  EXPECT_EQ(files, (std::set<std::string>{"sweep.yaml", "r.jsonl", "r.csv"}));
+  EXPECT_EQ(lines_of(dir.file("r.csv")).size(), before.size() + 1);  // the view agrees with the records
+
+  const std::string resumed = ppl_test::run_command("cd '" + dir.path.string() + "' && " + run, status);
+  ASSERT_EQ(status, 0) << resumed;
+  EXPECT_NE(resumed.find(std::to_string(8 - before.size()) + " points measured, " + std::to_string(before.size()) +
+                         " already"),
+            std::string::npos)
+      << resumed;
+  const auto after = lines_of(dir.file("r.jsonl"));
+  ASSERT_EQ(after.size(), 8u);
+  for (std::size_t i = 0; i < before.size(); ++i) EXPECT_EQ(after[i], before[i]);  // kept as measured
+  std::set<std::string> keys;
+  std::set<std::size_t> points;
+  for (const auto& l : after) {
+    const auto r = nlohmann::json::parse(l);
+    keys.insert(r["key"].get<std::string>());
+    points.insert(r["point"].get<std::size_t>());
+  }
+  EXPECT_EQ(keys.size(), 8u);    // none repeated
+  EXPECT_EQ(points.size(), 8u);  // none lost: 0..7 each once
+  EXPECT_EQ(*points.rbegin(), 7u);
+}
+
+}  // namespace
