@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# On the GPU machine: the tuning studies of configs/studies/ (docs/performance.md), each a `job: sweep` whose
+# records land in $OUT/<study>.jsonl (and .csv), each under a time limit: a sweep writes every point as it is
+# measured and skips measured points when rerun, so a study cut off by its limit continues where it stopped the
+# next time the same command runs with the same results file in the current folder. Plots are made afterwards
+# where matplotlib is (perf/plot_study.py). STUDIES picks the studies (default all, in this order) and
+# STUDY_LIMIT_<name> their seconds. Also the Krylov check of the many-team reductions (KRYLOV_CHECK=0 skips it).
+source perf/device/setup.sh >/dev/null
+: "${OUT:?OUT must name the output folder}"
+repo=$PWD
+bin=$repo/.device/bin
+if [ "${KRYLOV_CHECK:-1}" = 1 ] && [ -x "$bin/bench_krylov" ]; then
+  echo "== test_sparse_krylov (CUDA)"
+  timeout 120 "$bin/test_sparse_krylov" --gtest_brief=1 >"$OUT/test_sparse_krylov.log" 2>&1
+  tail -2 "$OUT/test_sparse_krylov.log"
+  echo "== bench_krylov: BiCGSTAB + Jacobi, 27 per row, 3M rows"
+  PPL_BENCH_KRYLOV_ROWS=1000000,3000000 PPL_BENCH_KRYLOV_ITERS=50 timeout 120 "$bin/bench_krylov" \
+    --benchmark_filter='^bicgstab/(auto|vector_cuda)/jacobi/cd27/' --benchmark_repetitions=5 \
+    --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov-teamreduce.json" \
+    --benchmark_out_format=json >"$OUT/krylov-teamreduce.txt" 2>&1
+  grep -E "median|x_floor" "$OUT/krylov-teamreduce.txt" | cut -c1-200 | head -12
+fi
+cd "$OUT"
+"$bin/ppl" info --json >info.json 2>/dev/null
+limit() { local v="STUDY_LIMIT_$1"; echo "${!v:-$2}"; }
+for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper}; do
+  echo "== $s ($(date -u +%T))"
+  case $s in
+    pmpp_ch18_sequential)  # the chapter's sequential version on one host thread, the plane only
+      timeout "$(limit $s 60)" "$bin/ppl" run "$repo/configs/studies/pmpp_ch18.yaml" -q --kokkos-threads=1 \
+        --set 'vary={strategy: [reference], lattice.plane_z: [10.0]}' --set repeats=3 >"$s.log" 2>&1 ;;
+    pmpp_ch18) timeout "$(limit $s 90)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
+    coarsening) timeout "$(limit $s 90)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
+    binning) timeout "$(limit $s 120)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
+    bicg_paper) timeout "$(limit $s 120)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
+  esac
+  echo "exit $?; $(wc -l <"${s%_sequential}.jsonl" 2>/dev/null) records in ${s%_sequential}.jsonl"
+  tail -2 "$s.log"
+done
