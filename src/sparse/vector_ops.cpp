@@ -22,9 +22,8 @@ constexpr int per_item = on_host ? 256 : 4;
 // Elements whose loads a full run issues before any of their results is stored. A store through one View may
 // alias a later load through another as far as the compiler knows, so a loop that loads, computes and stores
 // element by element keeps one element's loads in flight per thread; loading a chunk first keeps `chunk` of them.
-// On a GPU that is what a bandwidth-bound kernel needs (a range reduction, limited to 256 blocks of 256 threads by
-// Kokkos 3.4, could not hide the memory latency one load at a time; see reduce()); on the host it lets the compiler
-// vectorise.
+// On a GPU that is what a bandwidth-bound kernel needs (Kokkos 3.4 runs a range reduction on at most 256 blocks of
+// 256 threads, too few to hide the memory latency one load at a time); on the host it lets the compiler vectorise.
 constexpr int chunk = on_host ? 8 : per_item;
 static_assert(per_item % chunk == 0, "a run is made of whole chunks");
 
@@ -36,37 +35,6 @@ struct runs {
   KOKKOS_INLINE_FUNCTION int element(int w, int k) const { return on_host ? w * per_item + k : w + k * items; }
   KOKKOS_INLINE_FUNCTION bool full(int w) const { return element(w, per_item - 1) < n; }
   Kokkos::RangePolicy<sparse_space> policy() const { return Kokkos::RangePolicy<sparse_space>(0, items); }
-};
-
-// How a reduction runs its items (docs/solver.md). Kokkos 3.4 runs a CUDA RangePolicy reduction on at most as many
-// blocks as a block has threads (256 blocks of 256 threads on 132 SMs), too few to reach the copy bandwidth; a
-// TeamPolicy reduction runs a block per team (up to 32768) and joins the blocks itself, in a fixed order. So on a GPU
-// the reductions run one team of reduce_team threads per reduce_team * reduce_items_per_thread items, each thread
-// summing its items into its own value; on the host they keep the range policy (one contiguous run per item, the
-// static schedule), which is as fast as ever there. Both are deterministic for a given backend, size and thread count.
-constexpr int reduce_team = on_host ? 1 : 256;
-// More than one on the host, where the team path only runs when a test forces it, so that it covers the stride.
-constexpr int reduce_items_per_thread = on_host ? 4 : 1;
-
-testing::reduction_policy forced_policy = testing::reduction_policy::automatic;
-
-bool team_reductions() {
-  return forced_policy == testing::reduction_policy::team ||
-         (forced_policy == testing::reduction_policy::automatic && !on_host);
-}
-
-// Turns an item functor F (operator()(int item, value_type&)) into a team functor: thread t of team l takes items
-// l * team_size + t, then every league_size * team_size further, in increasing order, into its own value.
-template <class F>
-struct team_items : F {
-  using value_type = typename F::value_type;
-  using member_type = Kokkos::TeamPolicy<sparse_space>::member_type;
-  int items;
-  team_items(const F& f, int items_) : F(f), items(items_) {}
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m, value_type& v) const {
-    const int stride = m.league_size() * m.team_size();
-    for (int it = m.league_rank() * m.team_size() + m.team_rank(); it < items; it += stride) F::operator()(it, v);
-  }
 };
 
 // Runs item w's elements through load(k, i) (fetch element i into register slot k) and step(k, i) (compute and
@@ -117,18 +85,6 @@ Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::U
   static_assert(sizeof(sums<N>) == N * sizeof(double), "slots are consecutive doubles");
   return Kokkos::View<sums<N>, sparse_space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
       reinterpret_cast<sums<N>*>(s.data() + slot));
-}
-
-// The one place a reduction's policy is chosen: the item functor f over e's items, into result r.
-template <class F, class R>
-void reduce(const char* label, const runs& e, const F& f, const R& r) {
-  if (team_reductions()) {
-    constexpr int per_team = reduce_team * reduce_items_per_thread;
-    const int league = (e.items + per_team - 1) / per_team;
-    Kokkos::parallel_reduce(label, Kokkos::TeamPolicy<sparse_space>(league, reduce_team), team_items<F>(f, e.items), r);
-  } else {
-    Kokkos::parallel_reduce(label, e.policy(), f, r);
-  }
 }
 
 struct dots3_functor : sum_reduction<3> {
@@ -369,19 +325,13 @@ struct count_nonfinite_functor {
 
 }  // namespace
 
-namespace testing {
-void force_reduction_policy(reduction_policy p) {
-  forced_policy = p;
-}
-}  // namespace testing
-
 double eval_on_host(const dev_coef& k, const double* s) {
   return k.eval(s);  // the device rule, compiled for the host
 }
 
 void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   const runs e(a.extent(0));
-  reduce("ppl::vec::dots3", e, dots3_functor(e, a, b), result<3>(s, slot));
+  Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), result<3>(s, slot));
 }
 
 void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s, const_vector_view d,
@@ -421,7 +371,7 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
   f.x = x;
   f.r = r;
   f.s = s.data();
-  reduce("ppl::vec::xr_update_dots", f.e, f, result<2>(s, slot));
+  Kokkos::parallel_reduce("ppl::vec::xr_update_dots", f.e.policy(), f, result<2>(s, slot));
 }
 
 void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
@@ -435,15 +385,15 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   f.r = r;
   f.rt = rt;
   f.s = s.data();
-  reduce("ppl::vec::bicg_update_dots", f.e, f, result<3>(s, slot));
+  Kokkos::parallel_reduce("ppl::vec::bicg_update_dots", f.e.policy(), f, result<3>(s, slot));
 }
 
 void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
   const runs e(w.extent(0));
   for (int first = 0; first < ncols; first += multi_dot_block) {
     const int count = ncols - first < multi_dot_block ? ncols - first : multi_dot_block;
-    reduce("ppl::vec::multi_dots", e, multi_dots_functor(e, V, first, count, w),
-           result<multi_dot_block>(s, slot + first));
+    Kokkos::parallel_reduce("ppl::vec::multi_dots", e.policy(), multi_dots_functor(e, V, first, count, w),
+                            result<multi_dot_block>(s, slot + first));
   }
 }
 
@@ -451,8 +401,8 @@ void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, 
              int norm_slot) {
   const runs e(y.extent(0));
   if (norm_slot >= 0)
-    reduce("ppl::vec::combine_norm", e, combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y),
-           result<1>(s, norm_slot));
+    Kokkos::parallel_reduce("ppl::vec::combine_norm", e.policy(),
+                            combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), result<1>(s, norm_slot));
   else
     Kokkos::parallel_for("ppl::vec::combine", e.policy(),
                          combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));

@@ -110,11 +110,4 @@ void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, 
 // True when every entry is finite (one reduction, synchronises).
 bool all_finite(const_vector_view x);
 
-namespace testing {
-// Which Kokkos policy the reductions above use: automatic (a team policy on a GPU, a range policy on the host;
-// src/sparse/vector_ops.cpp says why), or either one forced, so the tests run both paths on any backend.
-enum class reduction_policy { automatic, range, team };
-void force_reduction_policy(reduction_policy p);
-}  // namespace testing
-
 }  // namespace ppl::vec

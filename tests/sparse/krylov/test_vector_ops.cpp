@@ -4,11 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <cstring>
 #include <limits>
 #include <random>
-#include <string>
-#include <tuple>
 
 #include "krylov_test_support.hpp"
 #include "ppl/sparse/vector_ops.hpp"
@@ -266,84 +263,6 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
 }
 
 INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003));
-
-// The reductions on both policies (vec::testing::force_reduction_policy; automatic is the team policy on a GPU, the
-// range policy on the host) at sizes that are multiples of nothing the kernels use (a run, a chunk, a team): each
-// sum matches a host sum in long double within 4 sqrt(n) ulps of the sum of the magnitudes of its terms (a
-// random-walk bound for any summation order, well below the worst case n ulps), and a second run gives the same bits.
-class reduction_policies : public ::testing::TestWithParam<std::tuple<vec::testing::reduction_policy, int>> {
- protected:
-  void SetUp() override { vec::testing::force_reduction_policy(std::get<0>(GetParam())); }
-  void TearDown() override { vec::testing::force_reduction_policy(vec::testing::reduction_policy::automatic); }
-};
-
-void expect_sum(double got, long double sum, long double sum_abs, int n) {
-  const double tol = 4.0 * std::sqrt(static_cast<double>(n)) * eps * static_cast<double>(sum_abs);
-  EXPECT_NEAR(got, static_cast<double>(sum), tol) << "n = " << n;
-}
-
-TEST_P(reduction_policies, dots3_and_fused_update_dots_match_host_sums_and_repeat_bitwise) {
-  const int n = std::get<1>(GetParam());
-  std::mt19937_64 rng{static_cast<unsigned>(n) * 104729u + 3u};
-  const auto a = random_vector(n, rng), b = random_vector(n, rng, -3.0, 5.0);
-  const auto ad = to_device_vector(a), bd = to_device_vector(b);
-  auto s = slots_on_device(std::vector<double>(8, -1.0));
-  vec::dots3(ad, bd, s, 1);
-  const auto first = to_host_vector(s);
-  vec::dots3(ad, bd, s, 1);
-  const auto second = to_host_vector(s);
-  long double ab = 0, aa = 0, bb = 0, sab = 0;
-  for (int i = 0; i < n; ++i) {
-    ab += static_cast<long double>(a[i]) * b[i];
-    sab += std::fabs(static_cast<long double>(a[i]) * b[i]);
-    aa += static_cast<long double>(a[i]) * a[i];
-    bb += static_cast<long double>(b[i]) * b[i];
-  }
-  expect_sum(first[1], ab, sab, n);
-  expect_sum(first[2], aa, aa, n);
-  expect_sum(first[3], bb, bb, n);
-  EXPECT_EQ(first[0], -1.0);
-  EXPECT_EQ(first[4], -1.0);
-  for (int k = 1; k <= 3; ++k)
-    EXPECT_EQ(std::memcmp(&first[k], &second[k], sizeof(double)), 0) << "slot " << k << " differs between runs";
-
-  // x += p, r -= q, rt -= qt with a = 1 from slot 5 (r = a, rt = b before): the sums of the updated r and rt, twice
-  // from the same inputs.
-  s = slots_on_device({0, 0, 0, 0, 0, 1.0, 0, 0});
-  const auto p = random_vector(n, rng), q = random_vector(n, rng), qt = random_vector(n, rng);
-  std::vector<double> fused[2];
-  for (auto& out : fused) {
-    auto x = to_device_vector(std::vector<double>(n, 0.0)), r = to_device_vector(a), rt = to_device_vector(b);
-    vec::bicg_update_dots(dev_coef::ratio(5, -1), to_device_vector(p), to_device_vector(q), to_device_vector(qt), x, r,
-                          rt, s, 0);
-    out = to_host_vector(s);
-  }
-  long double rrt = 0, srrt = 0, rr = 0, rtrt = 0;
-  for (int i = 0; i < n; ++i) {
-    const double r = a[i] - q[i], rt = b[i] - qt[i];
-    rrt += static_cast<long double>(r) * rt;
-    srrt += std::fabs(static_cast<long double>(r) * rt);
-    rr += static_cast<long double>(r) * r;
-    rtrt += static_cast<long double>(rt) * rt;
-  }
-  expect_sum(fused[0][0], rrt, srrt, n);
-  expect_sum(fused[0][1], rr, rr, n);
-  expect_sum(fused[0][2], rtrt, rtrt, n);
-  EXPECT_EQ(std::memcmp(fused[0].data(), fused[1].data(), 3 * sizeof(double)), 0);
-}
-
-std::string reduction_case_name(const ::testing::TestParamInfo<std::tuple<vec::testing::reduction_policy, int>>& info) {
-  static const char* const policy_names[] = {"automatic", "range", "team"};
-  return std::string(policy_names[static_cast<int>(std::get<0>(info.param))]) + "_" +
-         std::to_string(std::get<1>(info.param));
-}
-
-INSTANTIATE_TEST_SUITE_P(sizes, reduction_policies,
-                         ::testing::Combine(::testing::Values(vec::testing::reduction_policy::automatic,
-                                                              vec::testing::reduction_policy::range,
-                                                              vec::testing::reduction_policy::team),
-                                            ::testing::Values(1, 255, 257, 100003, 3000001)),
-                         reduction_case_name);
 
 // The guard: a denominator below guard * sqrt(|s[ref0] s[ref1]|) gives 0 on the device and on the host.
 TEST(dev_coef, guard_zeroes_negligible_denominators) {
