@@ -26,6 +26,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def save(fig, out):
+    """Writes the figure as a PNG at `out` and frees it; returns out."""
+    fig.tight_layout()
+    fig.savefig(out, dpi=120)
+    plt.close(fig)
+    return out
+
+
 def load(path, study):
     records = []
     with open(path) as f:
@@ -92,10 +100,7 @@ def plot_throughput(records, param, out, study):
     ax.set_title(f"{study}: throughput against {param}")
     ax.grid(True, alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(fig, out)
 
 
 def size_of(r):
@@ -128,10 +133,7 @@ def plot_size(records, out, study):
     ax.set_title(f"{study}: time against problem size (best point per strategy and size)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(fig, out)
 
 
 def threads_per_row(r):
@@ -173,10 +175,7 @@ def plot_heatmap(records, out, study):
     ax.set_ylabel("nonzeros per row, rows")
     ax.set_title(f"{study}: time per iteration / best of its row")
     fig.colorbar(im, ax=ax, label="relative to the row's best")
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(fig, out)
 
 
 def plot_ceiling(records, out, study):
@@ -199,10 +198,7 @@ def plot_ceiling(records, out, study):
     ax.set_title(f"{study}: fraction of the ceiling ({kind})", fontsize=9)
     ax.axhline(100, color="gray", linewidth=0.8)
     ax.grid(True, axis="y", alpha=0.3)
-    fig.tight_layout()
-    fig.savefig(out, dpi=120)
-    plt.close(fig)
-    return out
+    return save(fig, out)
 
 
 def main():
