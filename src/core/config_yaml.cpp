@@ -248,6 +248,9 @@ void config_node::apply_override(const std::string& assignment, const std::strin
 }
 
 config_node config_node::copy() const {
+  // A node reached through a misspelt key (child()'s near miss) has the key it was asked for in its path, not the
+  // one in the text, so the copy could not find it again: report the misspelling now, as check_all_used would.
+  throw_if_misspelt();
   config_node root = from_string(state_->text, state_->source);
   root.state_->files = state_->files;
   for (const auto& [assignment, label] : state_->applied) root.apply_override(assignment, label);
