@@ -17,16 +17,17 @@ namespace ppl {
 namespace {
 
 // Extremes with their lowest indices and the float64 sum, as one reduction value: ties go to the lowest index, so
-// every backend reports the same positions as the host loop below. A lattice of NaNs only reports NaN at point 0.
+// every backend and thread count reports the same positions. A lattice of NaNs only reports NaN at point 0.
 struct extremes {
   float min, max;
   std::int64_t imin, imax;
   double sum;
 };
 
+template <class Values>
 struct extremes_functor {
   using value_type = extremes;
-  Kokkos::View<const float*> v;
+  Values v;
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t n, value_type& e) const {
     const float x = v(n);
     if (x < e.min || (x == e.min && n < e.imin)) e.min = x, e.imin = n;
@@ -51,37 +52,31 @@ std::array<double, 3> position_of(const lattice& g, std::size_t n) {
   return {g.coord(0, int(n % nx)), g.coord(1, int(n / nx % ny)), g.coord(2, int(n / (nx * ny)))};
 }
 
-}  // namespace
-
-value_stats compute_stats(const lattice& g, const float* values) {
-  value_stats s;
-  s.points = g.size();
-  if (s.points == 0) return s;
-  std::size_t imin = 0, imax = 0;
-  double sum = 0;
-  for (std::size_t n = 0; n < s.points; ++n) {
-    const float v = values[n];
-    sum += v;
-    if (v < values[imin]) imin = n;
-    if (v > values[imax]) imax = n;
-  }
-  s.min = values[imin], s.max = values[imax], s.mean = sum / double(s.points);
-  s.min_position = position_of(g, imin), s.max_position = position_of(g, imax);
-  return s;
-}
-
-value_stats compute_stats(const lattice& g, Kokkos::View<const float*> values) {
+// The statistics of `values` (a view in the memory of `Exec`), in one reduction there.
+template <class Exec, class Values>
+value_stats stats_of(const lattice& g, const Values& values) {
   value_stats s;
   s.points = g.size();
   if (s.points == 0) return s;
   extremes e;
   Kokkos::parallel_reduce("ppl::potential::stats",
-                          Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(s.points)),
-                          extremes_functor{values}, e);
+                          Kokkos::RangePolicy<Exec, Kokkos::IndexType<std::int64_t>>(0, std::int64_t(s.points)),
+                          extremes_functor<Values>{values}, e);
   if (e.imin == INT64_MAX) e.imin = e.imax = 0, e.min = e.max = std::numeric_limits<float>::quiet_NaN();
   s.min = e.min, s.max = e.max, s.mean = e.sum / double(s.points);
   s.min_position = position_of(g, std::size_t(e.imin)), s.max_position = position_of(g, std::size_t(e.imax));
   return s;
+}
+
+}  // namespace
+
+value_stats compute_stats(const lattice& g, const float* values) {
+  const Kokkos::View<const float*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>> v(values, g.size());
+  return stats_of<Kokkos::DefaultHostExecutionSpace>(g, v);
+}
+
+value_stats compute_stats(const lattice& g, Kokkos::View<const float*> values) {
+  return stats_of<Kokkos::DefaultExecutionSpace>(g, values);
 }
 
 timing_stats summarize_times(int warmup, const std::vector<double>& seconds) {
