@@ -37,3 +37,5 @@ for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper
   echo "exit $?; $(wc -l <"${s%_sequential}.jsonl" 2>/dev/null) records in ${s%_sequential}.jsonl"
   tail -2 "$s.log"
 done
+# The device tool brings back a handful of files per call: everything in one archive.
+tar czf studies.tgz ./*.jsonl ./*.csv ./*.log ./*.txt ./*.json 2>/dev/null && rm -f ./*.jsonl ./*.csv ./*.log ./*.txt ./*.json
