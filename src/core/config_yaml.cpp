@@ -310,7 +310,8 @@ std::string config_node::to_yaml() const {
 }
 
 std::string config_node::to_json() const {
-  return json_of(node_->node).dump();
+  // A YAML text may hold bytes that are not UTF-8 (JSON strings must be): they become U+FFFD, not an exception.
+  return json_of(node_->node).dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::vector<std::string> config_node::keys() const {

@@ -101,7 +101,7 @@ class results_file {
   // both are on disk, so the CSV never lags the records.
   void put(const json& record) {
     const std::string key = record["key"].get<std::string>();
-    const std::string line = record.dump();
+    const std::string line = record.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
     if (const auto it = index_.find(key); it != index_.end()) {
       lines_[it->second] = line;
       records_[it->second] = record;
@@ -342,9 +342,10 @@ int sweep_job::run(job_context& ctx) {
     json settings = json::object();
     for (const auto& s : p.settings) settings[s.key] = json::parse(s.json);
     // The key: what was run (the resolved job, the sweep's timing), the study, and what it ran on.
-    const std::string key = fnv1a_hex(config.dump() + "\n" + cfg_.name + "\n" +
-                                      fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" +
-                                      revision + "\n" + kokkos.dump() + "\n" + device.dump());
+    const std::string key =
+        fnv1a_hex(config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n" + cfg_.name +
+                  "\n" + fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" + revision +
+                  "\n" + kokkos.dump() + "\n" + device.dump());
     if (results.has(key) && !ctx.overwrite) {
       ++kept;
       if (bar) bar->skip();
