@@ -102,10 +102,16 @@ std::string place(const std::string& source, const YAML::Mark& m) {
 // yaml-cpp keeps duplicate keys (and lookups return the first); a job file with `lattice:` twice is a mistake to
 // report, not a choice to make silently. Keys must be plain scalars. Aliases can make a small file a huge tree, so
 // the walk is bounded.
-void check_structure(const YAML::Node& n, const std::string& source, std::size_t& visited) {
+void check_structure(const YAML::Node& n, const std::string& source, std::size_t& visited, int depth = 0) {
   constexpr std::size_t max_nodes = 100000;
+  // Job files nest a few levels; an alias inside its own anchor nests without end, and the node count alone would
+  // let the recursion overflow the stack first.
+  constexpr int max_depth = 64;
   if (++visited > max_nodes)
     throw input_error(source + ": more than " + std::to_string(max_nodes) + " YAML nodes (aliases?); not a job file");
+  if (depth > max_depth)
+    throw input_error(place(source, n.Mark()) + ": nested more than " + std::to_string(max_depth) +
+                      " levels deep (an alias inside its own anchor?); not a job file");
   if (n.IsMap()) {
     std::map<std::string, YAML::Mark> seen;
     for (auto it = n.begin(); it != n.end(); ++it) {
@@ -115,10 +121,10 @@ void check_structure(const YAML::Node& n, const std::string& source, std::size_t
       if (!fresh)
         throw input_error(place(source, it->first.Mark()) + ": duplicate key '" + it->first.Scalar() +
                           "' (first at line " + std::to_string(at->second.line + 1) + ")");
-      check_structure(it->second, source, visited);
+      check_structure(it->second, source, visited, depth + 1);
     }
   } else if (n.IsSequence()) {
-    for (const auto& e : n) check_structure(e, source, visited);
+    for (const auto& e : n) check_structure(e, source, visited, depth + 1);
   }
 }
 
