@@ -3,6 +3,10 @@
 // error is a counter; a variant far off is reported as an error, not timed). Counters: evals_per_s
 // (atom-evaluations per second), and on a GPU rsqrt_ceiling_fraction (of 16 rsqrt/clk/SM x SMs x SM clock), on the
 // host evals_per_s_per_core.
+//
+// end_to_end/<scenario>/<strategy>: what a one-shot caller pays (the PMPP solutions' benchmark times its wrapper
+// so): set-up from the host atoms (staging, allocations, upload), a fresh output view, the compute and the map's copy
+// back to a host array, per iteration; `auto` is the strategy the potential job's rule picks for the scenario.
 #include <benchmark/benchmark.h>
 
 #include <chrono>
@@ -13,6 +17,7 @@
 #include "bench_scenarios.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/potential/reference.hpp"
+#include "ppl/potential/strategy_choice.hpp"
 #include "ppl/potential/summary.hpp"
 #if defined(PPL_HAS_CUDA_BASELINE)
 #include "baselines/coulomb_cuda.hpp"
@@ -53,6 +58,12 @@ verification verify(const scenario& s) {
   return v;
 }
 
+std::shared_ptr<const potential_strategy> make_strategy(const std::string& name, const std::string& params_yaml) {
+  if (params_yaml.empty()) return make_potential_strategy(name, nullptr, coulomb_interaction(), "bench");
+  const config_node params = config_node::from_string(params_yaml, "bench params");
+  return make_potential_strategy(name, &params, coulomb_interaction(), "bench");
+}
+
 std::function<void()> runner(const scenario& s, const variant& v) {
   if (v.baseline) {
 #if defined(PPL_HAS_CUDA_BASELINE)
@@ -67,13 +78,7 @@ std::function<void()> runner(const scenario& s, const variant& v) {
     };
 #endif
   }
-  std::shared_ptr<const potential_strategy> strategy;
-  if (v.params.empty()) {
-    strategy = make_potential_strategy(v.strategy, nullptr, coulomb_interaction(), "bench");
-  } else {
-    const config_node params = config_node::from_string(v.params, "bench params");
-    strategy = make_potential_strategy(v.strategy, &params, coulomb_interaction(), "bench");
-  }
+  std::shared_ptr<const potential_strategy> strategy = make_strategy(v.strategy, v.params);
   // Set-up (staging the atoms) once per variant, apart from the timed computes.
   std::shared_ptr<const potential_plan> plan = strategy->prepare({s.host, s.g, coulomb_interaction()});
   return [&s, strategy, plan] { strategy->compute(*plan, s.out, write_mode::overwrite); };
@@ -120,6 +125,39 @@ void run_variant(benchmark::State& state, const scenario_spec* spec, const varia
   state.SetLabel(v->params);
 }
 
+// `auto`: what the potential job's rule picks for the scenario.
+std::shared_ptr<const potential_strategy> strategy_for(const std::string& name, const scenario& s) {
+  if (name != "auto") return make_strategy(name, "");
+  const potential_choice c = choose_potential_strategy(summarize_problem(s.g, s.host.size(), coulomb_interaction()));
+  return make_strategy(c.strategy, c.parameters_yaml());
+}
+
+void run_end_to_end(benchmark::State& state, const scenario_spec* spec, const std::string* name) {
+  const scenario& s = scenario_data(*spec);
+  const auto strategy = strategy_for(*name, s);
+  Kokkos::View<float*, Kokkos::HostSpace> map("end_to_end_map", s.g.size());
+  auto once = [&] {
+    const auto plan = strategy->prepare({s.host, s.g, coulomb_interaction()});
+    potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "end_to_end_out"), s.g.size());
+    strategy->compute(*plan, out, write_mode::overwrite);
+    Kokkos::deep_copy(map, out);
+  };
+  once();  // warm-up
+  for (auto _ : state) {
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    once();
+    Kokkos::fence();
+    state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+  }
+  // The map that came back, checked as run_variant checks its own (through the scenario's output view).
+  Kokkos::deep_copy(s.out, map);
+  const verification ver = verify(s);
+  if (!ver.ok) state.SkipWithError(("verification failed: relative L2 error " + std::to_string(ver.rel_l2)).c_str());
+  state.counters["verify_rel_l2"] = ver.rel_l2;
+  state.counters["points"] = double(s.g.size());
+}
+
 const bool registered = [] {
   static const std::vector<variant> all = variants();
   for (const scenario_spec& spec : scenario_specs())
@@ -130,6 +168,14 @@ const bool registered = [] {
           ->Unit(benchmark::kMillisecond)
           ->MinTime(0.2);
     }
+  static const std::vector<std::string> end_to_end = {"auto", "gather_coalesced", "gather_atom_split"};
+  for (const scenario_spec& spec : scenario_specs())
+    if (spec.name == "pmpp_slice_z10")
+      for (const std::string& name : end_to_end)
+        benchmark::RegisterBenchmark(("end_to_end/" + spec.name + "/" + name).c_str(), run_end_to_end, &spec, &name)
+            ->UseManualTime()
+            ->Unit(benchmark::kMillisecond)
+            ->MinTime(0.2);
   return true;
 }();
 

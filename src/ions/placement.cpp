@@ -79,7 +79,8 @@ struct lattice_step {
 
 // One pass over the lattice. Per point: nv = point.update(v, i, row) (the map's new value, stored when
 // PointFn::writes_map); then, at points still allowed, point.excluded(i, row) clears the point from the mask, else
-// point.score(nv) makes it a candidate. `row` is point.row(j, k), what a row's points share. The smallest (score,
+// point.score(nv) makes it a candidate. `row` is point.row(j, k), what a row's points share; a row for which
+// point.may_exclude(row) is false has no point that point.excluded clears. The smallest (score,
 // index) lands in best(slot), which the pass before (or the caller) set to no_choice; this pass sets the other slot
 // for the next one, so no launch of its own resets the result between two ions. Each thread visits its groups
 // team-size apart in increasing index order, so a strict `<` keeps its lowest index among equal scores and the
@@ -122,23 +123,39 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, potent
             mask_group a = reinterpret_cast<const mask_group*>(mask)[g];
             bool mask_changed = false;
             auto row = point.row(j, k);
+            // The common case: the group lies in one row that the exclusion sphere does not meet, so its points need
+            // no carries, no bounds and no sphere test (Nsight Compute: those made the pass issue-bound).
+            if (whole && i + group <= nx && !point.may_exclude(row)) {
 #pragma unroll
-            for (int e = 0; e < group; ++e) {
-              if (idx0 + e >= n) break;
-              const float nv = point.update(m.v[e], i, row);
-              m.v[e] = nv;
-              if (a.a[e]) {
-                if (point.excluded(i, row)) {
-                  a.a[e] = 0, mask_changed = true;
-                } else {
-                  const float score = point.score(nv);
-                  if (score < best_score) best_score = score, best_index = idx0 + e;
-                }
+              for (int e = 0; e < group; ++e) {
+                const float nv = point.update(m.v[e], i + e, row);
+                m.v[e] = nv;
+                const float score = a.a[e] ? point.score(nv) : not_a_candidate;
+                if (score < best_score) best_score = score, best_index = idx0 + e;
               }
-              if (++i == nx) {
+              if ((i += group) == nx) {
                 i = 0;
                 if (++j == ny) j = 0, ++k;
-                row = point.row(j, k);
+              }
+            } else {
+#pragma unroll
+              for (int e = 0; e < group; ++e) {
+                if (idx0 + e >= n) break;
+                const float nv = point.update(m.v[e], i, row);
+                m.v[e] = nv;
+                if (a.a[e]) {
+                  if (point.excluded(i, row)) {
+                    a.a[e] = 0, mask_changed = true;
+                  } else {
+                    const float score = point.score(nv);
+                    if (score < best_score) best_score = score, best_index = idx0 + e;
+                  }
+                }
+                if (++i == nx) {
+                  i = 0;
+                  if (++j == ny) j = 0, ++k;
+                  row = point.row(j, k);
+                }
               }
             }
             if (PointFn::writes_map) {
@@ -191,6 +208,7 @@ struct select_point {
   struct no_row {};
   KOKKOS_INLINE_FUNCTION no_row row(int, int) const { return {}; }
   KOKKOS_INLINE_FUNCTION float update(float v, int, no_row) const { return v; }
+  KOKKOS_INLINE_FUNCTION bool may_exclude(no_row) const { return false; }
   KOKKOS_INLINE_FUNCTION bool excluded(int, no_row) const { return false; }
   KOKKOS_INLINE_FUNCTION float score(float v) const { return q * v; }  // a NaN score is never below the best either
 };
@@ -223,6 +241,7 @@ struct add_ion_point {
     // product, since rsqrt(0) is Inf.
     return v + (r2 < float(coincidence_radius2) ? 0.0f : term(iq, r2, kernels::fast_rsqrt(r2)));
   }
+  KOKKOS_INLINE_FUNCTION bool may_exclude(const row_offsets& r) const { return r.near; }
   KOKKOS_INLINE_FUNCTION bool excluded(int i, const row_offsets& r) const {
     return r.near && iabs(i - sphere.ci) <= sphere.half && sphere.covers(i, r.j, r.k);
   }
