@@ -5,6 +5,10 @@
 # next time the same command runs with the same results file in the current folder. Plots are made afterwards
 # where matplotlib is (perf/plot_study.py). STUDIES picks the studies (default all, in this order) and
 # STUDY_LIMIT_<name> their seconds. Also a BiCGSTAB + Jacobi timing on 1M and 3M rows (KRYLOV_CHECK=0 skips it).
+# Beside pmpp_ch18, in the same call: the PMPP solutions' own benchmark when .device/bin/pmpp_ch18_benchmark exists
+# (perf/device/pmpp_peer.sh) and bench_potential's end_to_end/ cases (set-up + compute + copy back, as that benchmark
+# times its wrappers). bicg_paper_host runs bicg_paper's CPU points with an OpenMP build of ppl
+# (.device/bin/ppl_openmp) on 1 thread and on every core, 20 iterations a solve, into bicg_paper_host.jsonl.
 source perf/device/setup.sh >/dev/null
 : "${OUT:?OUT must name the output folder}"
 repo=$PWD
@@ -23,7 +27,21 @@ fi
 cd "$OUT"
 "$bin/ppl" info --json >info.json 2>/dev/null
 limit() { local v="STUDY_LIMIT_$1"; echo "${!v:-$2}"; }
-for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper}; do
+if [[ " ${STUDIES:-pmpp_ch18} " == *" pmpp_ch18 "* ]]; then
+  if [ -x "$bin/pmpp_ch18_benchmark" ]; then
+    echo "== the PMPP solutions' chapter 18 benchmark (sm_90)"
+    timeout 120 "$bin/pmpp_ch18_benchmark" >pmpp_solutions.txt 2>&1
+    grep -E "ms$|Speedup|vs Sequential" pmpp_solutions.txt | head -12
+  fi
+  if [ -x "$bin/bench_potential" ]; then
+    echo "== end to end on the PMPP plane"
+    timeout 120 "$bin/bench_potential" --benchmark_filter='^end_to_end/' --benchmark_repetitions=10 \
+      --benchmark_report_aggregates_only=true --benchmark_out=pmpp_end_to_end.json --benchmark_out_format=json \
+      >pmpp_end_to_end.txt 2>&1
+    grep -E "median|stddev" pmpp_end_to_end.txt | cut -c1-150
+  fi
+fi
+for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper bicg_paper_host}; do
   echo "== $s ($(date -u +%T))"
   case $s in
     pmpp_ch18_sequential)  # the chapter's sequential version on one host thread, the plane only
@@ -33,8 +51,16 @@ for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper
     coarsening) timeout "$(limit $s 90)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
     binning) timeout "$(limit $s 120)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
     bicg_paper) timeout "$(limit $s 120)" "$bin/ppl" run "$repo/configs/studies/$s.yaml" -q >"$s.log" 2>&1 ;;
+    bicg_paper_host)  # the config header's CPU command, on one thread and on all of them
+      for t in 1 "$(nproc)"; do
+        OMP_NUM_THREADS=$t timeout "$(limit $s 150)" "$bin/ppl_openmp" run "$repo/configs/studies/bicg_paper.yaml" -q \
+          --kokkos-threads="$t" --set base.solver.max_iters=20 --set warmup=0 --set repeats=1 \
+          --set output.results=bicg_paper_host.jsonl --set 'vary={matrix.generator: [convection_diffusion, convection_diffusion, convection_diffusion, convection_diffusion, convection_diffusion_3x, convection_diffusion_3x, convection_diffusion_3x, convection_diffusion_3x], matrix.n: [80, 88, 104, 110, 63, 75, 85, 102], spmv.strategy: [scalar]}' \
+          >>"$s.log" 2>&1
+      done ;;
   esac
-  echo "exit $?; $(wc -l <"${s%_sequential}.jsonl" 2>/dev/null) records in ${s%_sequential}.jsonl"
+  rc=$? r=${s%_sequential}
+  echo "exit $rc; $(wc -l <"$r.jsonl" 2>/dev/null) records in $r.jsonl"
   tail -2 "$s.log"
 done
 # The device tool brings back a handful of files per call: everything in one archive.

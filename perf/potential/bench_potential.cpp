@@ -9,6 +9,7 @@
 // back to a host array, per iteration; `auto` is the strategy the potential job's rule picks for the scenario.
 #include <benchmark/benchmark.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <map>
@@ -132,28 +133,58 @@ std::shared_ptr<const potential_strategy> strategy_for(const std::string& name, 
   return make_strategy(c.strategy, c.parameters_yaml());
 }
 
-void run_end_to_end(benchmark::State& state, const scenario_spec* spec, const std::string* name) {
+struct end_to_end_case {
+  std::string label, strategy, params;  // strategy "auto": the potential job's rule
+};
+
+// Per iteration the phases apart (each ends at a fence): set-up, the output's allocation, the compute, the copy
+// back; their medians are counters, the iteration time is their sum. Untimed beside them, upload_ms: the atoms'
+// host-to-device copy alone (what the set-up moves, without its allocations), so transfers + compute can be told
+// from what allocating costs.
+void run_end_to_end(benchmark::State& state, const scenario_spec* spec, const end_to_end_case* c) {
   const scenario& s = scenario_data(*spec);
-  const auto strategy = strategy_for(*name, s);
+  const auto strategy = c->strategy == "auto" ? strategy_for("auto", s) : make_strategy(c->strategy, c->params);
   Kokkos::View<float*, Kokkos::HostSpace> map("end_to_end_map", s.g.size());
-  auto once = [&] {
+  std::vector<double> phase[5];
+  auto once = [&](bool record) {
+    auto t = std::chrono::steady_clock::now();
+    auto lap = [&](int k) {
+      Kokkos::fence();
+      const auto now = std::chrono::steady_clock::now();
+      if (record) phase[k].push_back(std::chrono::duration<double>(now - t).count());
+      t = now;
+    };
     const auto plan = strategy->prepare({s.host, s.g, coulomb_interaction()});
+    lap(0);
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "end_to_end_out"), s.g.size());
+    lap(1);
     strategy->compute(*plan, out, write_mode::overwrite);
+    lap(2);
     Kokkos::deep_copy(map, out);
+    lap(3);
   };
-  once();  // warm-up
+  once(false);  // warm-up
   for (auto _ : state) {
     Kokkos::fence();
     const auto t0 = std::chrono::steady_clock::now();
-    once();
-    Kokkos::fence();
+    once(true);
     state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    const auto u0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(s.device.data, s.device.host);
+    Kokkos::fence();
+    phase[4].push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - u0).count());
   }
   // The map that came back, checked as run_variant checks its own (through the scenario's output view).
   Kokkos::deep_copy(s.out, map);
   const verification ver = verify(s);
   if (!ver.ok) state.SkipWithError(("verification failed: relative L2 error " + std::to_string(ver.rel_l2)).c_str());
+  const char* names[5] = {"setup_ms", "alloc_out_ms", "compute_ms", "copy_back_ms", "upload_ms"};
+  for (int k = 0; k < 5; ++k) {
+    auto& v = phase[k];
+    if (v.empty()) continue;
+    std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+    state.counters[names[k]] = 1e3 * v[v.size() / 2];
+  }
   state.counters["verify_rel_l2"] = ver.rel_l2;
   state.counters["points"] = double(s.g.size());
 }
@@ -168,11 +199,15 @@ const bool registered = [] {
           ->Unit(benchmark::kMillisecond)
           ->MinTime(0.2);
     }
-  static const std::vector<std::string> end_to_end = {"auto", "gather_coalesced", "gather_atom_split"};
+  static const std::vector<end_to_end_case> end_to_end = {
+      {"auto", "auto", ""},
+      {"gather_coalesced", "gather_coalesced", ""},
+      {"gather_atom_split", "gather_atom_split", ""},
+      {"gather_atom_split/combine=atomic", "gather_atom_split", "{combine: atomic}"}};
   for (const scenario_spec& spec : scenario_specs())
     if (spec.name == "pmpp_slice_z10")
-      for (const std::string& name : end_to_end)
-        benchmark::RegisterBenchmark(("end_to_end/" + spec.name + "/" + name).c_str(), run_end_to_end, &spec, &name)
+      for (const end_to_end_case& c : end_to_end)
+        benchmark::RegisterBenchmark(("end_to_end/" + spec.name + "/" + c.label).c_str(), run_end_to_end, &spec, &c)
             ->UseManualTime()
             ->Unit(benchmark::kMillisecond)
             ->MinTime(0.2);

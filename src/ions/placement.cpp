@@ -99,16 +99,20 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, potent
   float* const map = v.data();
   std::uint8_t* const mask = allowed.data();
   const policy_type policy = default_space_is_gpu() ? policy_type(league, 256) : policy_type(league, Kokkos::AUTO);
+  // The jump from the point after a group to the thread's next group, split into planes, rows and points once here
+  // (the same for every thread, so no thread divides). Both backends resolve the team size when the policy is
+  // made.
+  const int stride = policy.team_size();
+  if (stride < 1) throw error(exit_code::failure, "ion placement: the team size is not known before the launch");
+  const int jump = (stride - 1) * group;
+  const lattice_step step{jump % nx, (jump / nx) % ny, jump / (nx * ny)};
   Kokkos::parallel_for(
       label, policy, KOKKOS_LAMBDA(const member& team) {
-        const int stride = team.team_size();
         const int end = imin((team.league_rank() + 1) * groups_per_team, groups);
         int g = team.league_rank() * groups_per_team + team.team_rank();
         float best_score = not_a_candidate;
         int best_index = -1;
         if (g < end) {
-          const int jump = (stride - 1) * group;  // from the point after a group to the thread's next group
-          const lattice_step step{jump % nx, (jump / nx) % ny, jump / (nx * ny)};
           int i, j, k;
           shape.ijk(g * group, i, j, k);
           for (; g < end; g += stride) {
