@@ -318,6 +318,7 @@ void describe_map(potential_summary& s, const potential_map_config& m, const map
   s.timing = summarize_times(m.warmup, t.seconds);
   s.evaluations = t.plan->pairs_examined();
   s.pairs_within = t.plan->pairs_within();
+  s.pairs_loaded = t.plan->pairs_loaded();
   s.breakdown = t.plan->breakdown();
   s.evaluations_per_s = s.timing.median > 0 ? s.evaluations / s.timing.median : 0.0;
   s.system = query_system_info();

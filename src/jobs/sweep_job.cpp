@@ -162,6 +162,7 @@ class results_file {
         {"points", {"problem", "points"}},
         {"evaluations", {"problem", "evaluations"}},
         {"pairs_within", {"problem", "pairs_within"}},
+        {"pairs_loaded", {"problem", "pairs_loaded"}},
         {"rows", {"problem", "rows"}},
         {"nnz", {"problem", "nnz"}},
         {"nnz_per_row", {"problem", "nnz_per_row"}},
@@ -236,7 +237,8 @@ json sweep_job::measure_potential(const config_node& c) {
                   {"single_plane", m.single_plane},
                   {"interaction", m.pair.describe()},
                   {"evaluations", s.evaluations},
-                  {"pairs_within", s.pairs_within}};
+                  {"pairs_within", s.pairs_within},
+                  {"pairs_loaded", s.pairs_loaded}};
   json breakdown = json::object();
   for (const auto& [k, v] : s.breakdown) breakdown[k] = v;
   r["breakdown"] = breakdown;

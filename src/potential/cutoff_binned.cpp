@@ -319,16 +319,18 @@ void sum_overflow_on_host(const binned_plan& p) {
 
 void binned_plan::count_pairs() const {
   if (examined_ >= 0) return;
-  Kokkos::View<unsigned long long*> counts("ppl::potential::pair_counts", 2);
+  Kokkos::View<unsigned long long*> counts("ppl::potential::pair_counts", 3);
   potential_view none;
   launch_binned(*this, none, false, true, counts);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
   examined_ = double(h(0));
   within_ = double(h(1));
+  loaded_ = double(h(2));
   const double rc2 = physics.radius * physics.radius;
   for (int k = 0; k < grid.dims[2]; ++k)
     visit_overflow_plane(*this, k, [&](std::size_t, double r2, float) {
       examined_ += 1;
+      loaded_ += 1;
       within_ += (r2 < rc2 && r2 >= coincidence_radius2) ? 1 : 0;
     });
 }
@@ -349,6 +351,11 @@ double binned_plan::pairs_examined() const {
 double binned_plan::pairs_within() const {
   count_pairs();
   return within_;
+}
+
+double binned_plan::pairs_loaded() const {
+  count_pairs();
+  return loaded_;
 }
 
 namespace {

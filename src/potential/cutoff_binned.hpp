@@ -103,7 +103,8 @@ class binned_plan final : public potential_plan {
 
  private:
   void count_pairs() const;
-  mutable double examined_ = -1, within_ = 0;
+  double pairs_loaded() const override;
+  mutable double examined_ = -1, within_ = 0, loaded_ = 0;
 };
 
 // A staged atom, 16-byte aligned so that a GPU reads it with one 128-bit shared-memory load (atom4 has the alignment
@@ -186,7 +187,8 @@ KOKKOS_INLINE_FUNCTION int bin_of_packed_atom(const Scan& scan, int S, int atom)
 // every stage is full and no empty slot is ever tested; the team's threads sum each stage into their segments'
 // accumulators (team scratch: a team may be smaller than the region's segments). Count = true counts pairs instead
 // of summing (work efficiency): counts(0) pairs whose r^2 was computed, counts(1) of those inside the cutoff (the
-// singularity rule excluded).
+// singularity rule excluded), counts(2) the pairs of every staged atom with its segments before the per-atom test
+// (the lecture's denominator: what the neighbourhood brings in).
 template <int C, class Term, bool Count>
 struct binned_kernel {
   // At most 64 registers a thread (65536 / 1024) on a GPU: left alone, nvcc gives the C = 8 kernel 80, which holds an
@@ -238,7 +240,7 @@ struct binned_kernel {
     const int total = scan(S);
     const int seg_x = geo.region[0] / C;
     const int segments = seg_x * geo.region[1] * geo.region[2];
-    unsigned long long examined = 0, within = 0;
+    unsigned long long examined = 0, within = 0, loaded = 0;
     for (int a0 = 0; a0 < total; a0 += geo.stage_atoms) {
       const int n = total - a0 < geo.stage_atoms ? total - a0 : geo.stage_atoms;
       m.team_barrier();  // the previous stage is done with
@@ -274,6 +276,7 @@ struct binned_kernel {
           const staged_atom at = stage[a];
           const float dy = y - at.y, dz = z - at.z;
           const float dyz2 = dy * dy + dz * dz;
+          if (Count) loaded += C;
           if (!test.may_reach(at.x, dyz2)) continue;  // no point of this segment is within the cutoff
           if (Count) {
             examined += C;
@@ -295,6 +298,7 @@ struct binned_kernel {
     if (Count) {
       Kokkos::atomic_add(&pair_counts(0), examined);
       Kokkos::atomic_add(&pair_counts(1), within);
+      Kokkos::atomic_add(&pair_counts(2), loaded);
       return;
     }
     m.team_barrier();

@@ -130,8 +130,9 @@ std::string to_text(const potential_summary& s) {
   fmt::format_to(it, "set-up       {:.6g} s (once, not in the times above)\n", s.setup_seconds);
   fmt::format_to(it, "throughput   {:.4g} atom-evaluations/s\n", s.evaluations_per_s);
   if (s.pairs_within > 0)
-    fmt::format_to(it, "efficiency   {:.1f}% of the pairs examined lie within the cutoff\n",
-                   100.0 * s.pairs_within / s.evaluations);
+    fmt::format_to(it,
+                   "efficiency   {:.1f}% of the pairs examined lie within the cutoff ({:.1f}% of the pairs loaded)\n",
+                   100.0 * s.pairs_within / s.evaluations, 100.0 * s.pairs_within / s.pairs_loaded);
   if (!s.breakdown.empty()) {
     std::string items;
     for (const auto& [name, value] : s.breakdown)
@@ -193,6 +194,8 @@ std::string to_json(const potential_summary& s) {
   if (s.pairs_within > 0) {
     j["pairs_within_cutoff"] = s.pairs_within;
     j["work_efficiency"] = s.pairs_within / s.evaluations;
+    j["pairs_loaded"] = s.pairs_loaded;
+    j["work_efficiency_loaded"] = s.pairs_within / s.pairs_loaded;
   }
   if (!s.breakdown.empty()) {
     json b = json::object();

@@ -66,6 +66,9 @@ class potential_plan {
   virtual double pairs_examined() const { return double(atom_count) * double(grid.size()); }
   // Pairs that lie within the cutoff (cutoff strategies; 0 when not counted): work efficiency = within / examined.
   virtual double pairs_within() const { return 0.0; }
+  // Atom-point pairs the kernels bring in before any per-atom skip test (the binning lecture's work-efficiency
+  // denominator: every atom of the neighbourhood's bins with every point of the region); at least pairs_examined().
+  virtual double pairs_loaded() const { return pairs_examined(); }
   // What the plan and its last compute did, as named numbers for the job's summary (bins, overflow atoms, the host
   // and device split of a compute); empty for the direct strategies.
   virtual std::vector<std::pair<std::string, double>> breakdown() const { return {}; }

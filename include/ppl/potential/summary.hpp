@@ -65,6 +65,7 @@ struct potential_summary {
   timing_stats timing;
   double evaluations = 0;   // atom-point pair evaluations per compute
   double pairs_within = 0;  // of those, pairs inside the cutoff (cutoff strategies; 0: not counted)
+  double pairs_loaded = 0;  // pairs brought in before any per-atom skip test (potential_plan::pairs_loaded)
   std::vector<std::pair<std::string, double>> breakdown;  // the strategy's own numbers (potential_plan::breakdown)
   double evaluations_per_s = 0;                           // at the median time
   verification_result verification;

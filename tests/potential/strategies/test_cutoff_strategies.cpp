@@ -10,6 +10,7 @@
 //     pair on the other side of the step; cutcp and shifted are continuous at rc)
 // and the relative L2 error over the lattice must be <= 1e-5. Dropping one atom within the cutoff of a point breaks
 // the bound (DroppedAtomIsCaught).
+#include <array>
 #include <cmath>
 
 #include "ppl/potential/reference.hpp"
@@ -200,6 +201,38 @@ TEST(CutoffStrategies, BinnedReportsBinsOverflowAndTheHostSplit) {
   EXPECT_EQ(value(*plan3, "bin_capacity"), std::ceil(value(*plan3, "fullest_bin") / 4) * 4 < 8
                                                ? 8.0
                                                : std::ceil(value(*plan3, "fullest_bin") / 4) * 4);
+}
+
+TEST(CutoffStrategies, PairCountsAgreeWithBruteForce) {
+  // The work-efficiency counts: pairs within the cutoff as a float64 count of every atom-point pair (float32 r^2 may
+  // put a pair right at rc on the other side: a few per million), and loaded >= examined >= within. The segment test
+  // examines fewer pairs than the cylinder test from the same loaded pairs; bins of edge rc load more than small ones.
+  const lattice g = make_lattice(0.0, 0.0, 0.0, 0.5, 24, 20, 17);
+  const atoms a = atoms_around(g, 500, 3.0, test_seed());
+  const interaction in = cutoff_interaction(3.0, cutoff_function::cutcp);
+  double brute = 0;
+  for (std::size_t p = 0; p < g.size(); ++p) {
+    const auto pt = g.point(p);
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double dx = pt[0] - a.x[i], dy = pt[1] - a.y[i], dz = pt[2] - a.z[i], r2 = dx * dx + dy * dy + dz * dz;
+      brute += r2 < in.radius * in.radius && r2 >= coincidence_radius2;
+    }
+  }
+  ASSERT_GT(brute, 1e4);
+  auto counts = [&](const std::string& name, const std::string& params) {
+    const auto s = make_strategy(name, params, in);
+    const auto plan = s->prepare({a, g, in});
+    EXPECT_NEAR(plan->pairs_within(), brute, 1e-5 * brute) << name << " " << params;
+    EXPECT_GE(plan->pairs_examined(), plan->pairs_within()) << name << " " << params;
+    EXPECT_GE(plan->pairs_loaded(), plan->pairs_examined()) << name << " " << params;
+    return std::array<double, 2>{plan->pairs_examined(), plan->pairs_loaded()};
+  };
+  const auto segment = counts("cutoff_binned", "{bin_edge: 1.5, atom_test: segment}");
+  const auto cylinder = counts("cutoff_binned", "{bin_edge: 1.5, atom_test: cylinder}");
+  const auto large = counts("cutoff_large_bins", "{atom_test: cylinder}");
+  EXPECT_LT(segment[0], cylinder[0]);
+  EXPECT_EQ(segment[1], cylinder[1]);
+  EXPECT_GT(large[1], cylinder[1]);
 }
 
 TEST(CutoffStrategies, UnsupportedPairsAreInputErrors) {
