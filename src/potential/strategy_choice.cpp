@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
+#include <cmath>
 #include <type_traits>
 
 #include "coalesced_tiles.hpp"
@@ -23,6 +24,7 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 #endif
   p.gpu = default_space_is_gpu();
   p.concurrency = Kokkos::DefaultExecutionSpace().concurrency();
+  if (p.gpu) p.multiprocessors = query_system_info().multiprocessors;
   return p;
 }
 
@@ -51,20 +53,30 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   const long long tiles = tiling_of(g, s, cc).tiles;
   const int team = s.width * s.rows;
   const long long resident = std::max(1, p.concurrency / team);
-  const bool small = double(tiles) < (p.gpu ? auto_rule::fill_waves : auto_rule::host_fill_waves) * double(resident);
   const long long points = (long long)p.dims[0] * p.dims[1] * p.dims[2];
+  const int sms = p.gpu ? p.multiprocessors : 0;
+  const double per_sm = sms > 0 ? double(tiles) / sms : 0.0;
+  const double imbalance = sms > 0 ? std::ceil(per_sm) / per_sm : 0.0;  // busiest SM over the mean
+  const bool small =
+      sms > 0 ? imbalance >= auto_rule::split_imbalance
+              : double(tiles) < (p.gpu ? auto_rule::fill_waves : auto_rule::host_fill_waves) * double(resident);
   if (small && p.atoms >= std::size_t(2 * auto_rule::split_min_chunk_atoms)) {
     c.strategy = "gather_atom_split";
-    c.reason = fmt::format(
-        "Coulomb, {} points make {} point tiles of {} threads for {} teams at once: the {} atoms are split "
-        "across teams too",
-        points, tiles, team, resident, p.atoms);
+    c.reason = sms > 0 ? fmt::format(
+                             "Coulomb, {} points make {} point tiles of {} threads on {} SMs: the busiest "
+                             "SM would run {:.0f} where the mean is {:.3g} ({:.2f}x), so the {} atoms are "
+                             "split across teams too",
+                             points, tiles, team, sms, std::ceil(per_sm), per_sm, imbalance, p.atoms)
+                       : fmt::format(
+                             "Coulomb, {} points make {} point tiles of {} threads for {} teams at once: the "
+                             "{} atoms are split across teams too",
+                             points, tiles, team, resident, p.atoms);
     return c;
   }
   const std::string fill =
-      small ? fmt::format("{} point tiles (fewer than {} teams at once, but {} atoms are too few to split)", tiles,
-                          resident, p.atoms)
-            : fmt::format("{} point tiles for {} teams at once", tiles, resident);
+      small ? fmt::format("{} point tiles (too few for the device, but {} atoms are too few to split)", tiles, p.atoms)
+      : sms > 0 ? fmt::format("{} point tiles on {} SMs (busiest SM {:.2f}x the mean)", tiles, sms, imbalance)
+                : fmt::format("{} point tiles for {} teams at once", tiles, resident);
   if (!p.gpu && auto_rule::host_prefers_coarsened) {
     c.strategy = "gather_coarsened";
     c.reason = "Coulomb on the host, " + fill + ": its C = 8 points per thread vectorise";

@@ -33,9 +33,19 @@ namespace ppl {
 //    gather_coalesced was faster, 3.61e12 against 3.49e12 atom-evaluations/s (round5.txt). So fill_waves = 0.2 of
 //    the 528 teams the H200 runs at once (105 tiles). On the plane chunks of 128 atoms were 5% faster than 64 at
 //    C = 4 (48.3 against 51.0 us), 32 slower (57.1).
+//  - the same measurements read per SM (the kernels are bound by each SM's rsqrt unit, so an SM's time grows with
+//    the teams it is given, however many of them it runs at once): gather_coalesced's T point tiles on S SMs leave
+//    the busiest SM ceil(T / S) teams where the mean is T / S. On the H200 (S = 132) gather_atom_split won where that
+//    ratio was large -- 256 x 256 x 1, 2, 4 with 40k atoms: 16, 32, 64 tiles (ratios 8.3, 4.1, 2.1; split 8.0x,
+//    4.1x, 2.1x faster, atom-split-h200), ubiquitin's 305 (1.30; 13%, auto-h200) -- and tied or lost where it was
+//    small: 256 x 256 x 8 and x 16 (128 and 256 tiles, 1.03: equal), the PMPP lattice's 129 (1.02: gather_coalesced
+//    4% faster), 256 x 256 x 64's 1024 (1.03: equal). So split_imbalance = 1.15.
 namespace auto_rule {
-// Coulomb: gather_atom_split when gather_coalesced's point tiles (its default team shape, C = coalesced_coarsening)
-// are fewer than fill_waves x the teams the device runs at once (concurrency / threads per team).
+// Coulomb on a GPU whose SM count is known: gather_atom_split when gather_coalesced's point tiles (its default team
+// shape, C = coalesced_coarsening) load the busiest SM split_imbalance times the mean or more.
+constexpr double split_imbalance = 1.15;
+// Otherwise: gather_atom_split when the tiles are fewer than fill_waves x the teams the device runs at once
+// (concurrency / threads per team).
 constexpr double fill_waves = 0.2;
 // On a host a team is one thread: fewer tiles than threads leaves threads idle, so the split starts there.
 constexpr double host_fill_waves = 1.0;
@@ -60,9 +70,10 @@ struct potential_problem_summary {
   std::size_t atoms = 0;
   interaction pair;
   bool periodic = false;
-  bool cuda = false;    // the default execution space is CUDA (the _cuda strategies run)
-  bool gpu = false;     // the default execution space is a GPU
-  int concurrency = 1;  // DefaultExecutionSpace::concurrency(): threads the device runs at once
+  bool cuda = false;        // the default execution space is CUDA (the _cuda strategies run)
+  bool gpu = false;         // the default execution space is a GPU
+  int concurrency = 1;      // DefaultExecutionSpace::concurrency(): threads the device runs at once
+  int multiprocessors = 0;  // the GPU's SMs (0: not a GPU, or not known)
 };
 // This build's backend and concurrency (Kokkos initialised) for a lattice, atom count and interaction.
 potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms, const interaction& pair);
