@@ -58,4 +58,4 @@ for b in json.load(open(sys.argv[1]))["benchmarks"]:
         print(b["name"].split("/min_time")[0], "total %.4f ms" % b["real_time"],
               " ".join("%s=%.4f" % (k, b[k]) for k in ("setup_ms", "alloc_out_ms", "compute_ms", "copy_back_ms", "upload_ms")))
 PY
-cd "$OUT" && tar czf round7.tgz ./* && find . -type f ! -name round7.tgz -delete
+tar czf /tmp/round7.tgz -C "$OUT" . && find "$OUT" -type f -delete && mv /tmp/round7.tgz "$OUT"/

@@ -13,4 +13,4 @@ for p in ppl ppl_g8_ppt16384 ppl_g8_ppt32768 ppl; do
 done
 IONS_PARTS=target bash perf/device/ions.sh 2>&1 | grep -v "^name\|NVIDIA H200,"
 KRYLOV_CHECK=0 STUDIES="bicg_paper_host" STUDY_LIMIT_bicg_paper_host=100 bash perf/device/studies.sh 2>&1 | tail -4
-cd $OUT && tar czf d.tgz --exclude=d.tgz . && find . -type f ! -name d.tgz -delete
+tar czf /tmp/d.tgz -C "$OUT" . && find "$OUT" -type f -delete && mv /tmp/d.tgz "$OUT"/

@@ -56,10 +56,12 @@ constexpr int coalesced_coarsening = 8;
 // C partial sums per thread for too few pairs).
 constexpr int split_target_waves = 4;
 constexpr int split_min_chunk_atoms = 128;
-// CUDA, a full lattice: gather_hybrid_rsqrt_cuda was 1.0% faster than gather_coalesced in run 4 (one median of 3
-// each), within the spread of repeated runs, and its software rsqrt costs up to 40 eps per term against 1.2; so the
-// portable kernel unless this says otherwise.
-constexpr bool cuda_prefers_hybrid_rsqrt = false;
+// CUDA, a full lattice: gather_hybrid_rsqrt_cuda against gather_coalesced, the same call each time: 1.0% faster on
+// 256x256x64 (run 4), 2.9% on the PMPP lattice (1.338 against 1.378 ms) and 3.6% on the 400^3 ions map (1.573
+// against 1.632 s; perf/results/round9-h200). Its software rsqrt costs up to 40 eps per term against 1.2, which moved
+// the maps' sampled relative L2 error from 2.26e-6 to 2.47e-6 (PMPP) and 1.63e-6 to 1.95e-6 (ubiquitin): far inside
+// the 1e-5 every map is checked against. The default is the faster.
+constexpr bool cuda_prefers_hybrid_rsqrt = true;
 // A host, a full lattice: gather_coalesced (the GPU's kernel; see potential-openmp.json above) unless this is set.
 constexpr bool host_prefers_coarsened = false;
 }  // namespace auto_rule
