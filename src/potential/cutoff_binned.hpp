@@ -121,9 +121,10 @@ template <class Member>
 KOKKOS_INLINE_FUNCTION staged_atom* staged_atoms(const Member& m, int n) {
   auto* raw =
       static_cast<char*>(m.team_scratch(0).get_shmem(std::size_t(n) * sizeof(staged_atom) + alignof(staged_atom) - 1));
-  const auto address = reinterpret_cast<std::uintptr_t>(raw);
-  return reinterpret_cast<staged_atom*>((address + alignof(staged_atom) - 1) &
-                                        ~std::uintptr_t(alignof(staged_atom) - 1));
+  // Aligned by adding to the pointer, not by rebuilding it from an integer, which would lose what the compiler
+  // knows of its memory space.
+  const std::size_t misalign = reinterpret_cast<std::uintptr_t>(raw) % alignof(staged_atom);
+  return reinterpret_cast<staged_atom*>(raw + (misalign == 0 ? 0 : alignof(staged_atom) - misalign));
 }
 
 // The team scratch of one launch at `level`: region accumulators and staged atoms at level 0, the scan of the
@@ -212,10 +213,12 @@ struct binned_kernel {
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     const int pts = geo.region[0] * geo.region[1] * geo.region[2];
     const int S = geo.stencil_size;
+    // Level 0 first: once a level chosen at run time has been allocated from, nvcc no longer knows that later level-0
+    // pointers are shared memory and reads the stage with generic loads (SASS: LD.E.128 instead of LDS.128).
     scratch<float> acc(m.team_scratch(0), pts);
+    staged_atom* stage = staged_atoms(m, geo.stage_atoms);
     scratch<int> scan(m.team_scratch(geo.scan_level), S + 1);
     scratch<int> first_slot(m.team_scratch(geo.scan_level), S);
-    staged_atom* stage = staged_atoms(m, geo.stage_atoms);
     const int rank = m.team_rank(), team = m.team_size();
     const int r = m.league_rank();
     const int rx = r % geo.regions[0], ry = (r / geo.regions[0]) % geo.regions[1],

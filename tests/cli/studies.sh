@@ -37,11 +37,15 @@ check binning run "$studies/binning.yaml" "${quick[@]}" --set base.input.random.
   --set base.physics.interaction.radius=6 \
   --set 'vary=[{strategy: [cutoff_binned, cutoff_binned_cuda], strategy_params.bin_edge: [2, 4],
     strategy_params.bin_capacity: [8, 16]}, {strategy: [cutoff_large_bins]}]'
+check cutoff_kernels run "$studies/cutoff_kernels.yaml" "${quick[@]}" \
+  --set 'vary={input.water_box.size: [[20, 20, 20]], lattice.dims: [[40, 40, 40]],
+    strategy: [cutoff_binned, cutoff_binned_cuda], strategy_params.region: [[8, 8, 8], [16, 8, 8]],
+    strategy_params.stage_atoms: [128]}'
 check bicg run "$studies/bicg_paper.yaml" "${quick[@]}" \
   --set 'vary={matrix.generator: [convection_diffusion, convection_diffusion_3x], matrix.n: [8, 6],
     spmv.threads_per_row: [2, 8, 32]}'
 # Every point this build can run has its record (a CPU build lists the _cuda points as not runnable).
-for s in pmpp:pmpp_ch18 coarsening:coarsening binning:binning bicg:bicg_paper; do
+for s in pmpp:pmpp_ch18 coarsening:coarsening binning:binning cutoff_kernels:cutoff_kernels bicg:bicg_paper; do
   measured=$(sed -n 's/.*: \([0-9]*\) points measured, 0 already.*/\1/p' "${s%%:*}.log")
   n=$(grep -c . "${s##*:}.jsonl" 2>/dev/null || echo 0)
   if [ -z "$measured" ] || [ "$measured" = 0 ] || [ "$n" != "$measured" ]; then
@@ -80,5 +84,5 @@ for png in pmpp_ch18_throughput pmpp_ch18_size coarsening_throughput coarsening_
   bicg_paper_throughput bicg_paper_size bicg_paper_heatmap bicg_paper_ceiling; do
   expect_png "$png.png"
 done
-[ $fail = 0 ] && echo "studies: 4 validated, 4 run reduced, plots drawn"
+[ $fail = 0 ] && echo "studies: $(ls "$studies"/*.yaml | wc -l) validated, 5 run reduced, plots drawn"
 exit $fail
