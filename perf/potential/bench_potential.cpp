@@ -126,9 +126,8 @@ void run_variant(benchmark::State& state, const scenario_spec* spec, const varia
   state.SetLabel(v->params);
 }
 
-// `auto`: what the potential job's rule picks for the scenario.
-std::shared_ptr<const potential_strategy> strategy_for(const std::string& name, const scenario& s) {
-  if (name != "auto") return make_strategy(name, "");
+// What the potential job's `strategy: auto` picks for the scenario.
+std::shared_ptr<const potential_strategy> auto_strategy(const scenario& s) {
   const potential_choice c = choose_potential_strategy(summarize_problem(s.g, s.host.size(), coulomb_interaction()));
   return make_strategy(c.strategy, c.parameters_yaml());
 }
@@ -143,7 +142,7 @@ struct end_to_end_case {
 // from what allocating costs.
 void run_end_to_end(benchmark::State& state, const scenario_spec* spec, const end_to_end_case* c) {
   const scenario& s = scenario_data(*spec);
-  const auto strategy = c->strategy == "auto" ? strategy_for("auto", s) : make_strategy(c->strategy, c->params);
+  const auto strategy = c->strategy == "auto" ? auto_strategy(s) : make_strategy(c->strategy, c->params);
   Kokkos::View<float*, Kokkos::HostSpace> map("end_to_end_map", s.g.size());
   std::vector<double> phase[5];
   auto once = [&](bool record) {

@@ -82,6 +82,7 @@ class binned_plan final : public potential_plan {
   binned_plan(const potential_problem& p, const binned_params& bp, const std::string& label);
   double pairs_examined() const override;
   double pairs_within() const override;
+  double pairs_loaded() const override;
   std::vector<std::pair<std::string, double>> breakdown() const override;
 
   binned_params params;
@@ -103,7 +104,6 @@ class binned_plan final : public potential_plan {
 
  private:
   void count_pairs() const;
-  double pairs_loaded() const override;
   mutable double examined_ = -1, within_ = 0, loaded_ = 0;
 };
 
