@@ -85,12 +85,13 @@ int run_cli(int argc, char** argv) {
     }
     return 0;
   }
+  const auto load_start = std::chrono::steady_clock::now();
   auto job = ppl::load_job(job_path, overrides);
   if (validate->parsed()) {
     std::cout << job_path << ": ok\n";
     return 0;
   }
-  ppl::job_context ctx{std::cout, quiet, overwrite};
+  ppl::job_context ctx{std::cout, quiet, overwrite, load_start};
   return job->run(ctx);
 }
 

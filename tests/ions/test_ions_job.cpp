@@ -78,6 +78,10 @@ TEST(ions_job, actin_dimer_neutralised_with_24_cations) {
   EXPECT_NEAR(s["ions"]["solute_charge"].get<double>(), -24.0, 1e-9);
   EXPECT_EQ(s["ions"]["counts"], nlohmann::json({{"Na+", 24}}));
   EXPECT_NEAR(s["ions"]["net_charge"].get<double>(), 0.0, 1e-9);
+  // The job's own time covers its parts.
+  EXPECT_GE(s["ions"]["job_seconds"].get<double>(), s["ions"]["mask_seconds"].get<double>() +
+                                                        s["ions"]["placement_seconds"].get<double>() +
+                                                        s["timing"]["median_s"].get<double>());
   ASSERT_EQ(s["ions"]["placed"].size(), 24u);
   const auto solute = ppl::read_pqr(ppl_test::data_path("molecules/actin-dimer.pqr.gz"));
   check_pqr(t.file("out.pqr"), solute, 24, 6.0, 10.0);

@@ -1,6 +1,7 @@
 #pragma once
 // Jobs: `job: <kind>` in a YAML file picks a factory from the job registry. A factory reads and checks the whole
 // configuration (so `ppl validate` and every error happen before any work); run() then does the work.
+#include <chrono>
 #include <functional>
 #include <iosfwd>
 #include <memory>
@@ -16,6 +17,9 @@ struct job_context {
   std::ostream& out;       // human-readable progress and summaries
   bool quiet = false;      // no progress lines
   bool overwrite = false;  // sweeps: measure again the points whose records are already in the results file
+  // When the job began to load (config, input, set-up such as the ions job's mask; Kokkos already running): a job's
+  // own wall time runs from here.
+  std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();
 };
 
 class job {
