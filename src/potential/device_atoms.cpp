@@ -24,7 +24,10 @@ device_atoms to_device(const atoms& a, const lattice& g) {
         host(i) = atom4{float(x[i] - ox), float(y[i] - oy), float(z[i] - oz), float(q[i])};
       });
   Kokkos::DefaultHostExecutionSpace().fence();
-  d.data = Kokkos::View<atom4*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "atoms"), n);
+  // From the buffer cache: a plan made again and again (a sweep, a caller's one-shot maps) allocates once.
+  auto staged = make_cached_view<atom4>(n);
+  d.data = staged.view;
+  d.block = staged.block;
   Kokkos::deep_copy(d.data, d.host);
   return d;
 }

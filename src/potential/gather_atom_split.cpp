@@ -72,14 +72,17 @@ class atom_split_plan final : public direct_plan {
  public:
   atom_split_plan(const potential_problem& p, tile_shape s, std::int64_t tiles, chunking c, bool partials)
       : direct_plan(p), shape(s), point_tiles(tiles), split(c) {
-    if (partials && c.chunks > 1)
-      partial = Kokkos::View<float*>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::atom_split"),
-                                     std::size_t(c.chunks) * p.grid.size());
+    if (partials && c.chunks > 1) {
+      auto cached = make_cached_view<float>(std::size_t(c.chunks) * p.grid.size());  // device_buffers.hpp
+      partial = cached.view;
+      partial_block = cached.block;
+    }
   }
   tile_shape shape;  // resolved for this lattice; the tile no larger than a chunk
   std::int64_t point_tiles;
   chunking split;
   Kokkos::View<float*> partial;  // two_pass with more than one chunk
+  std::shared_ptr<device_block> partial_block;
 
   std::vector<std::pair<std::string, double>> breakdown() const override {
     return {{"point_tiles", double(point_tiles)},

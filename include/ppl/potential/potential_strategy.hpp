@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "ppl/core/config.hpp"
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/registry.hpp"
 #include "ppl/potential/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
@@ -35,9 +36,10 @@ struct atom4 {
 
 // Atoms on the device, shifted by -origin in float64 before rounding to float32.
 struct device_atoms {
-  Kokkos::View<atom4*> data;
+  Kokkos::View<atom4*> data;  // over `block`, from the device buffer cache (ppl/core/device_buffers.hpp)
   Kokkos::View<atom4*, Kokkos::HostSpace>
-      host;  // same contents, for strategies that stage through host/constant memory
+      host;                             // same contents, for strategies that stage through host/constant memory
+  std::shared_ptr<device_block> block;  // what `data` lives in: kept as long as any copy of these atoms
   std::size_t size() const { return data.extent(0); }
 };
 device_atoms to_device(const atoms& a, const lattice& g);

@@ -1,0 +1,104 @@
+// The device buffer cache (include/ppl/core/device_buffers.hpp): released blocks wait in a size-ordered list; a
+// request takes the smallest waiting block that fits it without wasting more than half.
+#include "ppl/core/device_buffers.hpp"
+
+#include <map>
+#include <mutex>
+#include <new>
+
+namespace ppl {
+namespace {
+
+using memory_space = Kokkos::DefaultExecutionSpace::memory_space;
+
+struct cache_state {
+  std::mutex lock;
+  std::multimap<std::size_t, void*> waiting;  // bytes -> block
+  device_buffer_stats stats;
+  bool hooked = false;
+};
+
+cache_state& cache() {
+  static cache_state s;
+  return s;
+}
+
+// Frees every waiting block (the caller holds the lock).
+void free_waiting(cache_state& s) {
+  for (const auto& [bytes, p] : s.waiting) memory_space().deallocate(p, bytes);
+  s.waiting.clear();
+  s.stats.cached_bytes = s.stats.cached_blocks = 0;
+}
+
+void release(void* p, std::size_t bytes) {
+  auto& s = cache();
+  const std::lock_guard<std::mutex> guard(s.lock);
+  // After Kokkos has finalized nothing can be freed any more; the process is ending.
+  if (!Kokkos::is_initialized()) return;
+  if (s.stats.cached_bytes + bytes > cache_limit_bytes) {
+    memory_space().deallocate(p, bytes);
+    return;
+  }
+  s.waiting.emplace(bytes, p);
+  s.stats.cached_bytes += bytes;
+  ++s.stats.cached_blocks;
+}
+
+class cached_block final : public device_block {
+ public:
+  cached_block(void* p, std::size_t bytes) : p_(p), bytes_(bytes) {}
+  ~cached_block() override { release(p_, bytes_); }
+  cached_block(const cached_block&) = delete;
+  cached_block& operator=(const cached_block&) = delete;
+  void* data() const override { return p_; }
+  std::size_t bytes() const override { return bytes_; }
+
+ private:
+  void* p_;
+  std::size_t bytes_;
+};
+
+}  // namespace
+
+std::shared_ptr<device_block> acquire_device_bytes(std::size_t bytes) {
+  constexpr std::size_t granule = 256;
+  bytes = (bytes + granule - 1) / granule * granule;
+  if (bytes == 0) bytes = granule;
+  auto& s = cache();
+  const std::lock_guard<std::mutex> guard(s.lock);
+  if (!s.hooked) {
+    Kokkos::push_finalize_hook([] {
+      auto& c = cache();
+      const std::lock_guard<std::mutex> g(c.lock);
+      free_waiting(c);
+    });
+    s.hooked = true;
+  }
+  const auto it = s.waiting.lower_bound(bytes);
+  if (it != s.waiting.end() && it->first <= 2 * bytes) {
+    const std::size_t have = it->first;
+    void* p = it->second;
+    s.waiting.erase(it);
+    s.stats.cached_bytes -= have;
+    --s.stats.cached_blocks;
+    ++s.stats.reuses;
+    return std::make_shared<cached_block>(p, have);
+  }
+  void* p = nullptr;
+  try {
+    p = memory_space().allocate(bytes);
+  } catch (const std::exception&) {  // out of memory: give back what waits, then try once more
+    free_waiting(s);
+    p = memory_space().allocate(bytes);
+  }
+  ++s.stats.allocations;
+  return std::make_shared<cached_block>(p, bytes);
+}
+
+device_buffer_stats device_buffer_statistics() {
+  auto& s = cache();
+  const std::lock_guard<std::mutex> guard(s.lock);
+  return s.stats;
+}
+
+}  // namespace ppl
