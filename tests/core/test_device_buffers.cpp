@@ -12,6 +12,12 @@ namespace {
 using ppl::acquire_device_bytes;
 using ppl::device_buffer_statistics;
 
+// v(i) = i on the device (a free function: nvcc takes no device lambda inside a test's body).
+void fill_iota(Kokkos::View<float*> v) {
+  Kokkos::parallel_for(
+      "fill", Kokkos::RangePolicy<>(0, int(v.extent(0))), KOKKOS_LAMBDA(const int i) { v(i) = float(i); });
+}
+
 TEST(DeviceBuffers, ReleasedBlocksAreReused) {
   void* first = nullptr;
   {
@@ -42,10 +48,8 @@ TEST(DeviceBuffers, LiveBlocksAreDistinctAndSmallRequestsDoNotTakeLargeBlocks) {
 TEST(DeviceBuffers, ViewsOverABlockKeepTheirValues) {
   auto c = ppl::make_cached_view<float>(1000);
   ASSERT_EQ(c.view.extent(0), 1000u);
-  auto v = c.view;
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<>(0, 1000), KOKKOS_LAMBDA(const int i) { v(i) = float(i); });
-  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  fill_iota(c.view);
+  const auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c.view);
   for (int i = 0; i < 1000; ++i) ASSERT_EQ(h(i), float(i));
   const auto other = ppl::make_cached_view<float>(1000);  // a second live block: not the first one's memory
   EXPECT_NE(other.view.data(), c.view.data());
