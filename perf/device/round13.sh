@@ -6,7 +6,7 @@
 source perf/device/setup.sh >/dev/null
 : "${OUT:?OUT must name the output folder}"
 bin=$PWD/.device/bin
-for t in test_core test_potential_strategies test_ions; do
+for t in test_core test_potential_strategies; do
   timeout 200 "$bin/$t" --gtest_brief=1 >"$OUT/$t.log" 2>&1
   echo "$t: $(grep -E "PASSED|FAILED  \]|SKIPPED  \]" "$OUT/$t.log" | tr '\n' ' ')"
 done
