@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On the GPU machine, the session's last measuring call (2026-12-01), after the device buffer cache and the ions
-# job's job_seconds: test_core (the cache on CUDA), test_potential_strategies and test_ions; the PMPP plane end to
+# job's job_seconds: test_core (the cache on CUDA) and test_potential_strategies; the PMPP plane end to
 # end with the cache (bench_potential end_to_end/, median of 10); the ion target (ions.sh target). Into
 # $OUT/round13.tgz.
 source perf/device/setup.sh >/dev/null
