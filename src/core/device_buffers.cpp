@@ -16,6 +16,7 @@ struct cache_state {
   std::multimap<std::size_t, void*> waiting;  // bytes -> block
   device_buffer_stats stats;
   bool hooked = false;
+  bool closed = false;  // Kokkos is finalizing: blocks released from now on are freed at once, not kept
 };
 
 cache_state& cache() {
@@ -35,7 +36,7 @@ void release(void* p, std::size_t bytes) {
   const std::lock_guard<std::mutex> guard(s.lock);
   // After Kokkos has finalized nothing can be freed any more; the process is ending.
   if (!Kokkos::is_initialized()) return;
-  if (s.stats.cached_bytes + bytes > cache_limit_bytes) {
+  if (s.closed || s.stats.cached_bytes + bytes > cache_limit_bytes) {
     memory_space().deallocate(p, bytes);
     return;
   }
@@ -71,6 +72,7 @@ std::shared_ptr<device_block> acquire_device_bytes(std::size_t bytes) {
       auto& c = cache();
       const std::lock_guard<std::mutex> g(c.lock);
       free_waiting(c);
+      c.closed = true;  // other finalize hooks may still release blocks (a benchmark's cached scenarios)
     });
     s.hooked = true;
   }
