@@ -4,7 +4,6 @@
 
 #include <map>
 #include <mutex>
-#include <new>
 
 namespace ppl {
 namespace {
@@ -32,10 +31,11 @@ void free_waiting(cache_state& s) {
 }
 
 void release(void* p, std::size_t bytes) {
+  // After Kokkos has finalized nothing can be freed any more: the process is ending (and the cache itself may be
+  // gone already, so it is not touched).
+  if (!Kokkos::is_initialized()) return;
   auto& s = cache();
   const std::lock_guard<std::mutex> guard(s.lock);
-  // After Kokkos has finalized nothing can be freed any more; the process is ending.
-  if (!Kokkos::is_initialized()) return;
   if (s.closed || s.stats.cached_bytes + bytes > cache_limit_bytes) {
     memory_space().deallocate(p, bytes);
     return;
