@@ -11,17 +11,7 @@ for t in test_core test_potential_strategies; do  # test_core when carried
   timeout 200 "$bin/$t" --gtest_brief=1 >"$OUT/$t.log" 2>&1
   echo "$t: $(grep -E "PASSED|FAILED  \]|SKIPPED  \]" "$OUT/$t.log" | tr '\n' ' ')"
 done
-timeout 100 "$bin/bench_potential" --benchmark_filter='^end_to_end/' --benchmark_repetitions=10 \
-  --benchmark_report_aggregates_only=true --benchmark_out="$OUT/pmpp_end_to_end.json" --benchmark_out_format=json \
-  >"$OUT/pmpp_end_to_end.txt" 2>&1
-python3 - "$OUT/pmpp_end_to_end.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(b["name"].split("/min_time")[0], "total %.4f ms" % b["real_time"],
-              " ".join("%s=%.4f" % (k, b[k]) for k in ("setup_ms", "alloc_out_ms", "compute_ms", "copy_back_ms",
-                                                       "upload_ms", "allocations", "reuses")))
-PY
+BIN="$bin" bash perf/device/end_to_end.sh
 IONS_PARTS=target bash perf/device/ions.sh 2>&1 | grep -v "^name\|NVIDIA H200,"
 for f in "$OUT"/ions100k-*.json; do
   python3 -c "import json,sys; print(sys.argv[1].split('/')[-1], 'job_seconds %.3f' % json.load(open(sys.argv[1]))['ions']['job_seconds'])" "$f"

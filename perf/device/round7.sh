@@ -48,14 +48,5 @@ done
 echo "== binning"
 (cd "$OUT" && timeout 150 "$bin/ppl" run "$repo/configs/studies/binning.yaml" -q >binning.log 2>&1; echo "exit $?"; tail -1 binning.log)
 echo "== end to end"
-timeout 100 "$bin/bench_potential" --benchmark_filter='^end_to_end/' --benchmark_repetitions=10 \
-  --benchmark_report_aggregates_only=true --benchmark_out="$OUT/pmpp_end_to_end.json" --benchmark_out_format=json \
-  >"$OUT/pmpp_end_to_end.txt" 2>&1
-python3 - "$OUT/pmpp_end_to_end.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(b["name"].split("/min_time")[0], "total %.4f ms" % b["real_time"],
-              " ".join("%s=%.4f" % (k, b[k]) for k in ("setup_ms", "alloc_out_ms", "compute_ms", "copy_back_ms", "upload_ms")))
-PY
+BIN="$bin" bash perf/device/end_to_end.sh
 tar czf /tmp/round7.tgz -C "$OUT" . && find "$OUT" -type f -delete && mv /tmp/round7.tgz "$OUT"/

@@ -35,10 +35,7 @@ if [[ " ${STUDIES:-pmpp_ch18} " == *" pmpp_ch18 "* ]]; then
   fi
   if [ -x "$bin/bench_potential" ]; then
     echo "== end to end on the PMPP plane"
-    timeout 120 "$bin/bench_potential" --benchmark_filter='^end_to_end/' --benchmark_repetitions=10 \
-      --benchmark_report_aggregates_only=true --benchmark_out=pmpp_end_to_end.json --benchmark_out_format=json \
-      >pmpp_end_to_end.txt 2>&1
-    grep -E "median|stddev" pmpp_end_to_end.txt | cut -c1-150
+    BIN="$bin" bash "$repo/perf/device/end_to_end.sh"
   fi
 fi
 for s in ${STUDIES:-pmpp_ch18 pmpp_ch18_sequential coarsening binning bicg_paper bicg_paper_host}; do
