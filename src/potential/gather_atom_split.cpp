@@ -72,17 +72,12 @@ class atom_split_plan final : public direct_plan {
  public:
   atom_split_plan(const potential_problem& p, tile_shape s, std::int64_t tiles, chunking c, bool partials)
       : direct_plan(p), shape(s), point_tiles(tiles), split(c) {
-    if (partials && c.chunks > 1) {
-      auto cached = make_cached_view<float>(std::size_t(c.chunks) * p.grid.size());  // device_buffers.hpp
-      partial = cached.view;
-      partial_block = cached.block;
-    }
+    if (partials && c.chunks > 1) partial = make_cached_view<float>(std::size_t(c.chunks) * p.grid.size());
   }
   tile_shape shape;  // resolved for this lattice; the tile no larger than a chunk
   std::int64_t point_tiles;
   chunking split;
-  Kokkos::View<float*> partial;  // two_pass with more than one chunk
-  std::shared_ptr<device_block> partial_block;
+  cached_view<float> partial;  // two_pass with more than one chunk (device_buffers.hpp)
 
   std::vector<std::pair<std::string, double>> breakdown() const override {
     return {{"point_tiles", double(point_tiles)},
@@ -159,11 +154,11 @@ class atom_split_strategy final : public direct_strategy {
                                       p->split.atoms_per_chunk);
       } else {
         const std::int64_t points = std::int64_t(p->grid.size());
-        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, partial_store{p->partial, points},
+        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, partial_store{p->partial.view, points},
                                       p->shape, chunks, p->split.atoms_per_chunk);
         Kokkos::parallel_for("ppl::potential::gather_atom_split::sum_chunks",
                              Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, points),
-                             sum_chunks{p->partial, out, points, chunks, accumulate});
+                             sum_chunks{p->partial.view, out, points, chunks, accumulate});
       }
     });
     Kokkos::fence();
