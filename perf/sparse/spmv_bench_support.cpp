@@ -124,4 +124,31 @@ double& measured_copy_gbps() {
   return v;
 }
 
+// The copy bandwidth: `repeats` fenced deep copies of copy_bytes() each way (read + write counted).
+void bench_copy(benchmark::State& state) {
+  const std::size_t n = copy_bytes() / sizeof(double);
+  Kokkos::View<double*, sparse_space> src(Kokkos::ViewAllocateWithoutInitializing("copy::src"), n);
+  Kokkos::View<double*, sparse_space> dst(Kokkos::ViewAllocateWithoutInitializing("copy::dst"), n);
+  Kokkos::deep_copy(src, 1.0);
+  Kokkos::deep_copy(dst, src);  // warm-up (first touch)
+  Kokkos::fence();
+  std::vector<double> t;
+  for (auto _ : state) {
+    const auto t0 = std::chrono::steady_clock::now();
+    Kokkos::deep_copy(dst, src);
+    Kokkos::fence();
+    const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    state.SetIterationTime(dt);
+    t.push_back(dt);
+  }
+  const auto s = stats_of(t);
+  const double bytes = 2.0 * n * sizeof(double);  // read + write
+  measured_copy_gbps() = bytes / s.median * 1e-9;
+  state.counters["GBps"] = measured_copy_gbps();
+  state.counters["bytes"] = bytes;
+  state.counters["median_ms"] = s.median * 1e3;
+  state.counters["p10_ms"] = s.p10 * 1e3;
+  state.counters["p90_ms"] = s.p90 * 1e3;
+}
+
 }  // namespace ppl::bench

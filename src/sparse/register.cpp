@@ -20,6 +20,10 @@ const spmv_registry& spmv_strategies() {
              make_spmv_kokkos_kernels});
     reg.add({"vector_cuda", "rows x threads_per_row threads (default from the mean row length), warp-shuffle reduction",
              "cuda", PPL_CUDA_ONLY(make_spmv_vector_cuda), build_requirement::cuda});
+    reg.add({"stream_cuda",
+             "CSR-Stream in CUDA: cache-hinted loads, compile-time rows per block, row offsets in shared memory "
+             "(rows_per_team)",
+             "cuda", PPL_CUDA_ONLY(make_spmv_stream_cuda), build_requirement::cuda});
     return reg;
   }();
   return r;

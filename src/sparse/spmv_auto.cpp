@@ -1,4 +1,4 @@
-// `auto`: the fastest strategy the build has, chosen at prepare(): `vector_cuda` on a CUDA build, else the portable
+// `auto`: the fastest strategy the build has, chosen at prepare(): on a CUDA build `stream_cuda`, else the portable
 // vector mapping with threads per row from the matrix's mean nonzeros per row (rule in auto_threads_per_row, stated
 // and checked against the sweep in docs/solver.md).
 #include <Kokkos_Core.hpp>
@@ -32,10 +32,10 @@ class auto_vector final : public spmv_vector_mapping {
   void set_threads_per_row(int t) { m_.threads_per_row = t; }
 };
 
-// The fastest strategy this build has for the matrix: on a CUDA build `vector_cuda` (with its own threads-per-row
-// rule), which beat every other mapping and cuSPARSE at 27 and 81 nonzeros per row and 0.5M-3M rows on the H200
-// (perf/results/h200-run4, docs/solver.md: 2750-3150 GB/s against the portable vector's 1684-1795 at 27/row);
-// elsewhere the portable vector mapping with auto_threads_per_row. describe() says which and why.
+// The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda`, the fastest of every strategy
+// and of cuSPARSE at 27 and 81 nonzeros per row, 1M and 3M rows, on the H200 (perf/results/round18-h200: 3503 GB/s
+// at 27 per row and 3M rows, against 3182 for vector_cuda and 2609 for cuSPARSE); elsewhere the portable vector
+// mapping with auto_threads_per_row. describe() says which and why.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
@@ -43,10 +43,10 @@ class spmv_auto final : public spmv_strategy {
     const double mean = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0;
 #if defined(KOKKOS_ENABLE_CUDA)
     if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
-      if (!cuda_) cuda_ = make_spmv_vector_cuda(nullptr);
+      if (!cuda_) cuda_ = make_spmv_stream_cuda(nullptr);
       cuda_->prepare(A);
       chosen_ = cuda_.get();
-      why_ = "CUDA build: vector_cuda is the fastest mapping on the H200 at every measured size";
+      why_ = "CUDA build: stream_cuda is the fastest mapping on the H200 at every measured size";
       return;
     }
 #endif

@@ -15,6 +15,7 @@ std::unique_ptr<spmv_strategy> make_spmv_kokkos_kernels(const config_node* param
 std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params);
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params);
+std::unique_ptr<spmv_strategy> make_spmv_stream_cuda(const config_node* params);
 #endif
 
 // Reads and checks `threads_per_row` (a power of two in [1, 32]) and `rows_per_team` from `params`.

@@ -37,35 +37,55 @@ struct stream_kernel {
   KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
     const int first = m.league_rank() * rows_per_team;
     const int count = rows - first < rows_per_team ? rows - first : rows_per_team;
+    double* products = static_cast<double*>(m.team_scratch(0).get_shmem(sizeof(double) * capacity));
+    double* partial = static_cast<double*>(m.team_scratch(0).get_shmem(sizeof(double) * rows_per_team * lanes));
     const auto base = row_map(first);
     const int nnz = static_cast<int>(row_map(first + count) - base);
-    double* products = static_cast<double*>(m.team_scratch(0).get_shmem(sizeof(double) * capacity));
-    if (nnz <= capacity) {  // team-uniform
-      const int stride = m.team_size() * lanes;
+    const int t = m.team_rank() * lanes;  // + the vector lane: the thread's index in the team
+    if (nnz <= capacity) {                // team-uniform
+      // Raw pointers from the team's first entry and a compile-time stride (the team's thread count): with View
+      // indexing and a run-time stride nvcc needed more than the 32 registers of the launch bounds and spilled.
+      const int* cols = entries.data() + base;
+      const double* vals = values.data() + base;
+      const double* xp = x.data();
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
-        for (int j0 = m.team_rank() * lanes + l; j0 < nnz; j0 += stride * unroll) {
+        for (int j0 = t + l; j0 < nnz; j0 += team_threads * unroll) {
           // Every load unconditional (past the end: the last entry again), so that all 3 x unroll loads of a
           // thread are in flight together; only the stores are conditional. With the x loads under the store's
           // condition they waited one by one (ncu: 40% slower, perf/results/h200-run4).
           int c[unroll];
           double v[unroll], xv[unroll];
           for (int u = 0; u < unroll; ++u) {
-            const int j = j0 + u * stride < nnz ? j0 + u * stride : nnz - 1;
-            c[u] = entries(base + j);
-            v[u] = values(base + j);
+            const int j = j0 + u * team_threads < nnz ? j0 + u * team_threads : nnz - 1;
+            c[u] = cols[j];
+            v[u] = vals[j];
           }
-          for (int u = 0; u < unroll; ++u) xv[u] = x(c[u]);
+          for (int u = 0; u < unroll; ++u) xv[u] = xp[c[u]];
           for (int u = 0; u < unroll; ++u)
-            if (j0 + u * stride < nnz) products[j0 + u * stride] = v[u] * xv[u];
+            if (j0 + u * team_threads < nnz) products[j0 + u * team_threads] = v[u] * xv[u];
         }
       });
       m.team_barrier();
-      Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int r) {
-        const int b = static_cast<int>(row_map(first + r) - base), e = static_cast<int>(row_map(first + r + 1) - base);
-        double sum = 0;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(m, e - b), [&](const int k, double& s) { s += products[b + k]; }, sum);
-        Kokkos::single(Kokkos::PerThread(m), [&]() { y(first + r) = sum; });
+      // Phase 2 without Kokkos' nested reduction: each row's `lanes` threads leave partial sums in scratch, then
+      // one thread per row adds them. A ThreadVectorRange reduction here (Kokkos 3.4, CUDA) divides by the run-time
+      // vector length and shuffles in a loop of run-time width: the kernel executed about twice the probe's
+      // instructions (SASS and Nsight Compute, perf/results/round15-h200).
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
+        for (int r = m.team_rank(); r < count; r += m.team_size()) {
+          const int b = static_cast<int>(row_map(first + r) - base),
+                    e = static_cast<int>(row_map(first + r + 1) - base);
+          double sum = 0;
+          for (int k = b + l; k < e; k += lanes) sum += products[k];
+          partial[r * lanes + l] = sum;
+        }
+      });
+      m.team_barrier();
+      Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
+        for (int r = t + l; r < count; r += team_threads) {
+          double sum = 0;
+          for (int k = 0; k < lanes; ++k) sum += partial[r * lanes + k];
+          y(first + r) = sum;
+        }
       });
     } else {
       Kokkos::parallel_for(Kokkos::TeamThreadRange(m, count), [&](const int r) {
@@ -93,14 +113,14 @@ class spmv_stream final : public spmv_strategy {
       const int r = rows_per_team_ > 0 ? rows_per_team_ : stream_rows_per_team(mean, !host_space);
       const int lanes = host_space ? 1 : std::max(1, std::min(32, team_threads / r));
       const int team_size = host_space ? 1 : std::max(1, team_threads / lanes);
-      // 25% above the mean row length, at least 32 per row; on a GPU at most 24 KiB, so that the 8 teams per SM
-      // of the launch bounds fit in its 228 KiB with Kokkos' own team space (8 bytes per thread; Kokkos refuses
-      // the launch otherwise).
+      // 25% above the mean row length, at least 32 per row; on a GPU at most 24 KiB with the partial sums, so that
+      // the 8 teams per SM of the launch bounds fit in its 228 KiB with Kokkos' own team space (8 bytes per thread;
+      // Kokkos refuses the launch otherwise).
       const int wanted = r * std::max(32, static_cast<int>(std::ceil(1.25 * mean)));
-      const int capacity = host_space ? wanted : std::min(3072, wanted);
+      const int capacity = host_space ? wanted : std::min(3072 - r * lanes, wanted);
       stream_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, r, lanes, capacity};
       team_policy policy((rows + r - 1) / r, team_size, lanes);
-      policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * capacity));
+      policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * (capacity + r * lanes)));
       Kokkos::parallel_for("ppl::spmv[stream]", policy, k);
     }
     Kokkos::Profiling::popRegion();

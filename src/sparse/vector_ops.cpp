@@ -1,6 +1,6 @@
 // The Krylov vector kernels (see include/ppl/sparse/vector_ops.hpp). Functors with explicit members (CUDA-safe);
-// reductions are fixed-size sums written straight into the device scalar slots, which Kokkos does without a
-// fence when the result View is device-accessible.
+// reductions are fixed-size sums written straight into the device scalar slots without a fence: on the host by
+// Kokkos' range reduction, on a GPU by reduce_items below.
 //
 // Each work item handles a run of elements and evaluates its coefficients (a division, and a square root for a
 // guarded one) once for the run, not per element: per element they would cost about as much as the memory traffic
@@ -8,9 +8,11 @@
 // an item takes 4 elements strided by the number of items, so the loads of a warp stay coalesced.
 #include "ppl/sparse/vector_ops.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 
 namespace ppl::vec {
@@ -316,6 +318,107 @@ struct combine_functor : std::conditional<Norm, sum_reduction<1>, no_reduction>:
   }
 };
 
+// --- reductions on a GPU ---
+// Kokkos' own reductions are slow for these bandwidth-bound sums on the H200 (bench_vector_ops,
+// perf/results/round14-h200): a range reduction (Kokkos 3.4) runs at most 256 blocks, 12.5% of the warps an SM can
+// hold, so each thread walks a long chain of dependent loads (dots3 at 3M rows: 1.65 TB/s, 40% of copy); a team
+// reduction with more teams lets the last block add the teams' partials with one warp, a global-memory round trip
+// per 32 teams (dots3 with 4 teams per SM: 1.34 TB/s; with 8: 0.89). Here the teams of one wave (4 per SM, 64
+// registers at most) stride over the items, each team writes its sums to a partial slot, and the last team to
+// finish, found with an atomic counter, adds the partials with all its threads and writes the result slots.
+constexpr int team_threads = 256;
+constexpr int max_sums = multi_dot_block;  // the widest reduction (multi_dots' block of columns)
+using reduce_policy = Kokkos::TeamPolicy<sparse_space, Kokkos::LaunchBounds<team_threads, 4>>;
+
+// The partial sums and the finishing counter: one workspace for the process, used by one reduction at a time (the
+// kernels of the default execution space instance run in order); the counter is zero between reductions (the last
+// team resets it). Released when Kokkos finalizes.
+struct reduce_workspace {
+  int teams = 0;
+  cached_view<double> partials;  // teams x max_sums
+  cached_view<unsigned> counter;
+};
+reduce_workspace& workspace() {
+  static std::unique_ptr<reduce_workspace> w;
+  if (!w) {
+    w = std::make_unique<reduce_workspace>();
+    const int wave = static_cast<int>(sparse_space().concurrency() / (2 * team_threads));
+    w->teams = std::max(1, wave);
+    w->partials = make_cached_view<double>(static_cast<std::size_t>(w->teams) * max_sums);
+    w->counter = make_cached_view<unsigned>(1);
+    Kokkos::deep_copy(w->counter.view, 0u);
+    Kokkos::push_finalize_hook([] { w.reset(); });
+  }
+  return *w;
+}
+
+// Every thread's v becomes the team's sums. One team_reduce per sum, each followed by a barrier: Kokkos 3.4 (CUDA)
+// stages a team reduction in one static shared array and has no barrier before writing it, so a team_reduce that
+// follows another could overwrite the first one's result before every thread has read it.
+template <int N>
+KOKKOS_INLINE_FUNCTION void team_sums(const reduce_policy::member_type& m, sums<N>& v) {
+  for (int c = 0; c < N; ++c) {
+    m.team_reduce(Kokkos::Sum<double>(v.v[c]));
+    m.team_barrier();
+  }
+}
+
+template <int N, class F>
+struct team_reduction {
+  F f;
+  int items;
+  Kokkos::View<double*> partials;
+  Kokkos::View<unsigned*> counter;
+  double* out;
+  KOKKOS_INLINE_FUNCTION void operator()(const reduce_policy::member_type& m) const {
+    sums<N> v;
+    f.init(v);
+    const int stride = m.league_size() * m.team_size();
+    for (int w = m.league_rank() * m.team_size() + m.team_rank(); w < items; w += stride) f(w, v);
+    team_sums(m, v);
+    unsigned done = 0;
+    Kokkos::single(
+        Kokkos::PerTeam(m),
+        [&](unsigned& d) {
+          for (int c = 0; c < N; ++c) partials(m.league_rank() * max_sums + c) = v.v[c];
+          Kokkos::memory_fence();  // the partials are visible before the count that tells the last team to read them
+          d = Kokkos::atomic_fetch_add(&counter(0), 1u);
+        },
+        done);
+    if (done + 1 != static_cast<unsigned>(m.league_size())) return;  // team-uniform
+    Kokkos::memory_fence();
+    const volatile double* all = partials.data();  // written by other multiprocessors: past the L1 cache
+    for (int c = 0; c < N; ++c) {
+      v.v[c] = 0;
+      for (int i = m.team_rank(); i < m.league_size(); i += m.team_size()) v.v[c] += all[i * max_sums + c];
+    }
+    team_sums(m, v);
+    Kokkos::single(Kokkos::PerTeam(m), [&]() {
+      for (int c = 0; c < N; ++c) out[c] = v.v[c];
+      counter(0) = 0;
+    });
+  }
+};
+
+// s[slot .. slot + N) = the sums of f over items [0, items): Kokkos' range reduction on the host, the team
+// reduction above on a GPU.
+template <int N, class F>
+void reduce_items(const char* name, const runs& e, const F& f, scalar_view s, int slot) {
+  static_assert(N <= max_sums, "partial slots per team");
+  if (on_host) {
+    Kokkos::parallel_reduce(name, e.policy(), f, result<N>(s, slot));
+    return;
+  }
+  if (e.items == 0) {
+    Kokkos::deep_copy(Kokkos::subview(s, std::make_pair(slot, slot + N)), 0.0);
+    return;
+  }
+  reduce_workspace& w = workspace();
+  const int league = std::min(w.teams, (e.items + team_threads - 1) / team_threads);
+  Kokkos::parallel_for(name, reduce_policy(league, team_threads),
+                       team_reduction<N, F>{f, e.items, w.partials.view, w.counter.view, s.data() + slot});
+}
+
 struct count_nonfinite_functor {
   const_vector_view x;
   KOKKOS_INLINE_FUNCTION void operator()(const int i, int& n) const {
@@ -331,7 +434,7 @@ double eval_on_host(const dev_coef& k, const double* s) {
 
 void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   const runs e(a.extent(0));
-  Kokkos::parallel_reduce("ppl::vec::dots3", e.policy(), dots3_functor(e, a, b), result<3>(s, slot));
+  reduce_items<3>("ppl::vec::dots3", e, dots3_functor(e, a, b), s, slot);
 }
 
 void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s, const_vector_view d,
@@ -371,7 +474,7 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
   f.x = x;
   f.r = r;
   f.s = s.data();
-  Kokkos::parallel_reduce("ppl::vec::xr_update_dots", f.e.policy(), f, result<2>(s, slot));
+  reduce_items<2>("ppl::vec::xr_update_dots", f.e, f, s, slot);
 }
 
 void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
@@ -385,15 +488,15 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   f.r = r;
   f.rt = rt;
   f.s = s.data();
-  Kokkos::parallel_reduce("ppl::vec::bicg_update_dots", f.e.policy(), f, result<3>(s, slot));
+  reduce_items<3>("ppl::vec::bicg_update_dots", f.e, f, s, slot);
 }
 
 void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
   const runs e(w.extent(0));
   for (int first = 0; first < ncols; first += multi_dot_block) {
     const int count = ncols - first < multi_dot_block ? ncols - first : multi_dot_block;
-    Kokkos::parallel_reduce("ppl::vec::multi_dots", e.policy(), multi_dots_functor(e, V, first, count, w),
-                            result<multi_dot_block>(s, slot + first));
+    reduce_items<multi_dot_block>("ppl::vec::multi_dots", e, multi_dots_functor(e, V, first, count, w), s,
+                                  slot + first);
   }
 }
 
@@ -401,8 +504,8 @@ void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, 
              int norm_slot) {
   const runs e(y.extent(0));
   if (norm_slot >= 0)
-    Kokkos::parallel_reduce("ppl::vec::combine_norm", e.policy(),
-                            combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), result<1>(s, norm_slot));
+    reduce_items<1>("ppl::vec::combine_norm", e, combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), s,
+                    norm_slot);
   else
     Kokkos::parallel_for("ppl::vec::combine", e.policy(),
                          combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));

@@ -482,14 +482,15 @@ __global__ void spmv_segment_vec(csr_view m, const double* x, double* y) {
 // block's contiguous nonzero range coalesced into shared memory, phase 2 reduces each row with 256/R threads.
 // Dynamic shared memory holds R * CAP doubles (CAP = the assumed longest row, checked on the host; a block whose
 // range would not fit skips its rows, which leaves them NaN and fails verification instead of corrupting memory).
-template <int R, int CAP>
+// M = plain: ordinary loads, as the portable Kokkos kernel issues them (the bisection between the two).
+template <int R, int CAP, loads M = loads::hinted>
 __global__ void __launch_bounds__(256) spmv_stream(csr_view m, const double* x, double* y) {
   static_assert(256 % R == 0 && R < 256, "R must divide 256");
   constexpr int TP = 256 / R, U = 4;
   extern __shared__ double products[];
   __shared__ int offsets[R + 1];
   const int t = threadIdx.x, r0 = static_cast<int>(blockIdx.x) * R;
-  if (t <= R) offsets[t] = __ldg(m.rowptr + min(r0 + t, m.rows));
+  if (t <= R) offsets[t] = load_offset<M>(m.rowptr + min(r0 + t, m.rows));
   __syncthreads();
   const int base = offsets[0], count = offsets[R] - base;
   if (count > R * CAP) return;  // block-uniform
@@ -498,11 +499,11 @@ __global__ void __launch_bounds__(256) spmv_stream(csr_view m, const double* x, 
     double v[U], xv[U];
 #pragma unroll
     for (int u = 0; u < U; ++u) {  // strides past the end reload the last entry (unconditional loads); not stored
-      c[u] = __ldcs(m.cols + base + min(j + 256 * u, count - 1));
-      v[u] = __ldcs(m.vals + base + min(j + 256 * u, count - 1));
+      c[u] = load_stream<M>(m.cols + base + min(j + 256 * u, count - 1));
+      v[u] = load_stream<M>(m.vals + base + min(j + 256 * u, count - 1));
     }
 #pragma unroll
-    for (int u = 0; u < U; ++u) xv[u] = __ldg(x + c[u]);
+    for (int u = 0; u < U; ++u) xv[u] = load_x<M>(x + c[u], 0);
 #pragma unroll
     for (int u = 0; u < U; ++u)
       if (j + 256 * u < count) products[j + 256 * u] = v[u] * xv[u];
@@ -565,10 +566,11 @@ variant segment_vec_variant(int rows) {
   return make_variant("seg_vec128<" + std::to_string(G) + "> tr" + (M == loads::x_last ? " x_last" : ""),
                       spmv_segment_vec<G, M>, 256, ceil_div(ceil_div(rows, G) * 32, 256));
 }
-template <int R, int CAP>
+template <int R, int CAP, loads M = loads::hinted>
 variant stream_variant(const host_csr& a) {
-  variant v = make_variant("stream<" + std::to_string(R) + ">", spmv_stream<R, CAP>, 256, ceil_div(a.rows, R),
-                           static_cast<size_t>(R) * CAP * sizeof(double));
+  variant v =
+      make_variant("stream<" + std::to_string(R) + ">" + (M == loads::plain ? " plain" : ""), spmv_stream<R, CAP, M>,
+                   256, ceil_div(a.rows, R), static_cast<size_t>(R) * CAP * sizeof(double));
   if (a.max_row_len > CAP)
     v.skip = "longest row " + std::to_string(a.max_row_len) + " > assumed " + std::to_string(CAP);
   return v;
@@ -591,6 +593,7 @@ std::vector<variant> variants_for(const host_csr& a, int comps) {
     v.push_back(segment_variant<8, true>(rows));
     v.push_back(stream_variant<64, 32>(a));
     v.push_back(stream_variant<128, 32>(a));
+    v.push_back(stream_variant<64, 32, loads::plain>(a));
     v.push_back(vector2_variant<8>(rows));
     v.push_back(vector_variant<8, loads::x_last>(rows, 256, " x_last"));
     v.push_back(segment_vec_variant<4, loads::hinted>(rows));

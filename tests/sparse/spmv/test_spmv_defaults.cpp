@@ -67,13 +67,13 @@ TEST(spmv_defaults, strategies_report_the_defaults_they_chose) {
   auto a = make_spmv_strategy("auto");
   a->prepare(A);
   EXPECT_EQ(auto_threads_per_row(mean), 8);
-  // The fastest strategy of the build: vector_cuda on a CUDA build, else the portable mapping with the rule.
+  // The fastest strategy of the build: stream_cuda on a CUDA build, else the portable mapping with the rule.
   if (std::is_same<Kokkos::DefaultExecutionSpace::memory_space, Kokkos::HostSpace>::value) {
     EXPECT_EQ(a->describe(), "auto: auto, " + std::to_string(auto_threads_per_row(mean)) +
                                  " threads/row, default rows/team (portable vector mapping, threads per row from the "
                                  "mean row length)");
   } else {
-    EXPECT_EQ(a->describe().rfind("auto: vector_cuda", 0), 0u) << a->describe();
+    EXPECT_EQ(a->describe().rfind("auto: stream_cuda", 0), 0u) << a->describe();
   }
 }
 

@@ -12,8 +12,8 @@
 #include "host_reference.hpp"
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/matrix_market.hpp"
-#include "support/ppl_test.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
+#include "support/ppl_test.hpp"
 
 namespace ppl {
 namespace {
@@ -40,6 +40,9 @@ std::vector<spmv_case> all_cases() {
     // overflow the scratch capacity (the 1000-nonzero row) take the fallback path.
     if (name == "stream")
       for (int r : {1, 8, 64, 256})
+        out.push_back({name, "rows_per_team: " + std::to_string(r), name + "_r" + std::to_string(r)});
+    if (name == "stream_cuda")  // 32 lanes per row, 4 and 2; the 1000-nonzero row overflows the shared capacity
+      for (int r : {8, 64, 128})
         out.push_back({name, "rows_per_team: " + std::to_string(r), name + "_r" + std::to_string(r)});
   }
   return out;
@@ -144,6 +147,11 @@ TEST(spmv_registry, unknown_names_and_bad_parameters_are_input_errors) {
   EXPECT_THROW(make_spmv_strategy("stream", "threads_per_row: 8"), input_error);  // stream has no such key
 #if !defined(KOKKOS_ENABLE_CUDA)
   EXPECT_EQ(spmv_strategies().find("vector_cuda"), nullptr);
+  EXPECT_EQ(spmv_strategies().find("stream_cuda"), nullptr);
+#else
+  EXPECT_THROW(make_spmv_strategy("stream_cuda", "rows_per_team: 4"), input_error);    // fewer than 8
+  EXPECT_THROW(make_spmv_strategy("stream_cuda", "rows_per_team: 48"), input_error);   // not a power of two
+  EXPECT_THROW(make_spmv_strategy("stream_cuda", "rows_per_team: 256"), input_error);  // one lane per row
 #endif
 }
 
