@@ -3,8 +3,8 @@
 // rho and ||r||); a diagonal preconditioner (Jacobi) is fused into the first two updates, any other is applied
 // after them. With Jacobi the direction is kept only as p_hat = D^-1 p (p is needed for nothing else), which saves
 // its store: docs/solver.md counts the passes. The scalars stay on the device; the host reads the 16 scalar slots once
-// per iteration (docs/solver.md: "What crosses to the host"). The loop around the steps is the shared driver
-// (krylov_driver.cpp).
+// per iteration (docs/solver.md: "What crosses to the host"), while the next iteration's first kernel runs. The
+// loop around the steps is the shared driver (krylov_driver.cpp).
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
@@ -53,6 +53,7 @@ class bicgstab_method final : public krylov_method {
     Kokkos::deep_copy(rh_, r_);
     Kokkos::deep_copy(fused_ ? ph_ : p_, 0.0);
     Kokkos::deep_copy(v_, 0.0);
+    direction_ready_ = false;                 // a new recurrence: its first direction comes from these slots
     vec::dots3(r_, r_, s, sl_.at(cur, RHO));  // RHO = RR = (r, r)
     sl_.fetch();
     sl_.host(cur ^ 1, RV) = sl_.host(cur ^ 1, TS) = sl_.host(cur ^ 1, TT) = 1.0;
@@ -64,19 +65,8 @@ class bicgstab_method final : public krylov_method {
     const auto& o = c_.o;
     auto s = sl_.device();
     const int c = k & 1, nx = c ^ 1;  // this iteration's slots, the previous (= next) iteration's
-    // p = r + beta (p - omega' v), beta = (rho / rho') (alpha' / omega') = rho tt' / (rv' ts'), beta omega' = rho / rv'
-    dev_coef beta;
-    beta.num0 = sl_.at(c, RHO);
-    beta.num1 = sl_.at(nx, TT);
-    beta.den0 = sl_.at(nx, RV);
-    beta.den1 = sl_.at(nx, TS);
-    const dev_coef beta_omega = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RV), -1.0);
-    if (fused_) {
-      // p_hat = D^-1 (r - beta omega' v) + beta p_hat (charged to "update")
-      vec::scaled_axpy_pcz(dinv_, r_, beta_omega, v_, beta, ph_, s);
-    } else {
-      vec::axpbypcz(dev_coef::constant(1.0), r_, beta_omega, v_, beta, p_, s);
-    }
+    if (!direction_ready_) direction_update(k);
+    direction_ready_ = false;
     clock.charge(times.update);
     if (!identity_ && !fused_) {
       c_.M.apply(p_, ph_);
@@ -103,7 +93,16 @@ class bicgstab_method final : public krylov_method {
         dev_coef::ratio(sl_.at(c, TS), sl_.at(c, TT)).guarded(o.breakdown_tol, sl_.at(c, TT), sl_.at(c, SS));
     vec::xr_update_dots(alpha, ph_, omega, sh_, c_.x, omega.negated(), t_, r_, rh_, s, sl_.at(nx, RHO));
     clock.charge(times.update);
-    sl_.fetch();
+    sl_.fetch_begin();
+    // The next iteration's direction update needs only device data: queued now, it runs while the host waits for
+    // the scalars and decides, instead of after (an idle device between iterations). If the driver ends or
+    // restarts the recurrence instead, the update is unused (start() begins a new direction). Not when profiling,
+    // which fences each phase.
+    if (!o.profile) {
+      direction_update(k + 1);
+      direction_ready_ = true;
+    }
+    sl_.fetch_end();
     clock.charge(times.host);
 
     const double rv = sl_.host(c, RV), rhat2 = sl_.host(c, RHAT2), vv = sl_.host(c, VV);
@@ -128,6 +127,24 @@ class bicgstab_method final : public krylov_method {
   vector_view work() override { return t_; }
 
  private:
+  // The first kernel of iteration k: p = r + beta (p - omega' v), beta = (rho / rho') (alpha' / omega') =
+  // rho tt' / (rv' ts'), beta omega' = rho / rv'; with Jacobi p_hat = D^-1 (r - beta omega' v) + beta p_hat.
+  void direction_update(int k) {
+    auto s = sl_.device();
+    const int c = k & 1, nx = c ^ 1;
+    dev_coef beta;
+    beta.num0 = sl_.at(c, RHO);
+    beta.num1 = sl_.at(nx, TT);
+    beta.den0 = sl_.at(nx, RV);
+    beta.den1 = sl_.at(nx, TS);
+    const dev_coef beta_omega = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RV), -1.0);
+    if (fused_) {
+      vec::scaled_axpy_pcz(dinv_, r_, beta_omega, v_, beta, ph_, s);
+    } else {
+      vec::axpbypcz(dev_coef::constant(1.0), r_, beta_omega, v_, beta, p_, s);
+    }
+  }
+
   const solve_context c_;
   const int n_;
   const bool identity_;
@@ -135,6 +152,7 @@ class bicgstab_method final : public krylov_method {
   const bool fused_;              // dinv_ is given
   vector_view r_, rh_, p_, v_, t_, ph_, sh_;
   scalar_slots sl_;
+  bool direction_ready_ = false;  // the last step queued this iteration's direction update
 };
 
 class bicgstab final : public krylov_method_solver {

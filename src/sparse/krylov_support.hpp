@@ -12,6 +12,7 @@
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/preconditioner.hpp"
 #include "ppl/sparse/vector_ops.hpp"
+#include "scalar_transfer.hpp"
 
 namespace ppl::krylov_detail {
 
@@ -42,21 +43,29 @@ class phase_clock {
 // the previous iteration's scalars (beta needs them) while it writes its own, with no race inside a kernel.
 class scalar_slots {
  public:
-  explicit scalar_slots(int stride) : stride_(stride), dev_("ppl::krylov::scalars", 2 * stride) {
-    host_ = Kokkos::create_mirror_view(dev_);
-  }
+  explicit scalar_slots(int stride)
+      : stride_(stride), dev_("ppl::krylov::scalars", 2 * stride), transfer_(make_scalar_transfer(2 * stride)) {}
   int at(int set, int name) const { return (set & 1) * stride_ + name; }
   vec::scalar_view device() const { return dev_; }
-  // The one device -> host transfer of an iteration (2 * stride doubles).
-  void fetch() { Kokkos::deep_copy(host_, dev_); }
-  void push() { Kokkos::deep_copy(dev_, host_); }
-  double& host(int set, int name) { return host_(at(set, name)); }
-  const double* host_data() const { return host_.data(); }
+  // The one device -> host transfer of an iteration (2 * stride doubles), whole or in two halves: device work
+  // queued between fetch_begin() and fetch_end() may run while the host waits (scalar_transfer.hpp).
+  void fetch() {
+    fetch_begin();
+    fetch_end();
+  }
+  void fetch_begin() { transfer_->begin(dev_.data()); }
+  void fetch_end() { transfer_->wait(); }
+  void push() {
+    Kokkos::deep_copy(dev_, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                                transfer_->host(), dev_.extent(0)));
+  }
+  double& host(int set, int name) { return transfer_->host()[at(set, name)]; }
+  const double* host_data() const { return transfer_->host(); }
 
  private:
   int stride_;
   vec::scalar_view dev_;
-  vec::scalar_view::HostMirror host_;
+  std::unique_ptr<scalar_transfer> transfer_;
 };
 
 // The state of one solve that a method's steps work on: the system, the SpMV, the preconditioner (already set up)
