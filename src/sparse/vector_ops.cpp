@@ -10,9 +10,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <type_traits>
 
-#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 
 namespace ppl::vec {
@@ -335,18 +335,17 @@ using reduce_policy = Kokkos::TeamPolicy<sparse_space, Kokkos::LaunchBounds<team
 // team resets it). Released when Kokkos finalizes.
 struct reduce_workspace {
   int teams = 0;
-  cached_view<double> partials;  // teams x max_sums
-  cached_view<unsigned> counter;
+  Kokkos::View<double*> partials;  // teams x max_sums
+  Kokkos::View<unsigned*> counter;
 };
 reduce_workspace& workspace() {
   static std::unique_ptr<reduce_workspace> w;
   if (!w) {
     w = std::make_unique<reduce_workspace>();
-    const int wave = static_cast<int>(sparse_space().concurrency() / (2 * team_threads));
-    w->teams = std::max(1, wave);
-    w->partials = make_cached_view<double>(static_cast<std::size_t>(w->teams) * max_sums);
-    w->counter = make_cached_view<unsigned>(1);
-    Kokkos::deep_copy(w->counter.view, 0u);
+    // 4 teams per SM on CUDA, where concurrency() is 2048 threads per SM.
+    w->teams = std::max(1, static_cast<int>(sparse_space().concurrency() / (2 * team_threads)));
+    w->partials = Kokkos::View<double*>("ppl::vec::partials", static_cast<std::size_t>(w->teams) * max_sums);
+    w->counter = Kokkos::View<unsigned*>("ppl::vec::counter", 1);  // zero-initialised
     Kokkos::push_finalize_hook([] { w.reset(); });
   }
   return *w;
@@ -416,7 +415,7 @@ void reduce_items(const char* name, const runs& e, const F& f, scalar_view s, in
   reduce_workspace& w = workspace();
   const int league = std::min(w.teams, (e.items + team_threads - 1) / team_threads);
   Kokkos::parallel_for(name, reduce_policy(league, team_threads),
-                       team_reduction<N, F>{f, e.items, w.partials.view, w.counter.view, s.data() + slot});
+                       team_reduction<N, F>{f, e.items, w.partials, w.counter, s.data() + slot});
 }
 
 struct count_nonfinite_functor {
