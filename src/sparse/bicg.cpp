@@ -2,7 +2,8 @@
 // Needs A^T products (spmv_strategy::apply_transpose) and M^-T (preconditioner::apply_transpose). Per iteration:
 // 2 SpMV (one transposed), 2 updates of the directions, 1 fused 3-dot, 1 fused update of x, r, r~ with the next
 // dots, and with a preconditioner 2 applications plus one more 3-dot. The host reads the scalar slots once per
-// iteration. The loop around the steps is the shared driver (krylov_driver.cpp).
+// iteration, while the next iteration's direction updates run. The loop around the steps is the shared driver
+// (krylov_driver.cpp).
 #include <Kokkos_Core.hpp>
 #include <cmath>
 
@@ -52,6 +53,7 @@ class bicg_method final : public krylov_method {
     Kokkos::deep_copy(rt_, r_);
     Kokkos::deep_copy(p_, 0.0);
     Kokkos::deep_copy(pt_, 0.0);
+    direction_ready_ = false;  // a new recurrence: its first direction comes from these slots
     vec::dots3(r_, rt_, s, sl_.at(cur, pre_ ? U_RRT : RHO));  // (r, r~), (r, r), (r~, r~)
     if (pre_) precondition_and_dot(cur);
     sl_.fetch();
@@ -71,9 +73,8 @@ class bicg_method final : public krylov_method {
   step_result step(int k, phase_clock& clock, solver_times& times) override {
     auto s = sl_.device();
     const int c = k & 1, nx = c ^ 1;
-    const dev_coef beta = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RHO));
-    vec::axpby(dev_coef::constant(1.0), z_, beta, p_, s);  // p = z + beta p
-    vec::axpby(dev_coef::constant(1.0), zt_, beta, pt_, s);
+    if (!direction_ready_) direction_update(k);
+    direction_ready_ = false;
     clock.charge(times.update);
     c_.spmv.apply(c_.A, p_, q_);
     c_.spmv.apply_transpose(c_.A, pt_, qt_);
@@ -91,7 +92,14 @@ class bicg_method final : public krylov_method {
       vec::dots3(z_, rt_, s, sl_.at(nx, RHO));
       clock.charge(times.dot);
     }
-    sl_.fetch();
+    sl_.fetch_begin();
+    // As in BiCGSTAB: the next iteration's direction update runs while the host waits for the scalars (unused if
+    // the driver ends or restarts the recurrence: start() sets p = p~ = 0).
+    if (!c_.o.profile) {
+      direction_update(k + 1);
+      direction_ready_ = true;
+    }
+    sl_.fetch_end();
     clock.charge(times.host);
 
     const double pq = sl_.host(c, PQ), pt2 = sl_.host(c, PT2), q2 = sl_.host(c, Q2);
@@ -109,6 +117,15 @@ class bicg_method final : public krylov_method {
   vector_view work() override { return q_; }
 
  private:
+  // The first kernels of iteration k: p = z + beta p, p~ = z~ + beta p~, beta = rho / rho'.
+  void direction_update(int k) {
+    auto s = sl_.device();
+    const int c = k & 1, nx = c ^ 1;
+    const dev_coef beta = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RHO));
+    vec::axpby(dev_coef::constant(1.0), z_, beta, p_, s);
+    vec::axpby(dev_coef::constant(1.0), zt_, beta, pt_, s);
+  }
+
   void precondition_and_dot(int set) {
     c_.M.apply(r_, z_);
     c_.M.apply_transpose(rt_, zt_);
@@ -121,6 +138,7 @@ class bicg_method final : public krylov_method {
   vector_view r_, rt_, p_, pt_, q_, qt_, z_, zt_;
   scalar_slots sl_;
   const int rr_slot_;
+  bool direction_ready_ = false;  // the last step queued this iteration's direction update
 };
 
 class bicg final : public krylov_method_solver {
