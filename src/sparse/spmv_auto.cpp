@@ -1,8 +1,9 @@
-// `auto`: the fastest strategy the build has, chosen at prepare(): on a CUDA build `stream_cuda`, else the portable
-// vector mapping with threads per row from the matrix's mean nonzeros per row (rule in auto_threads_per_row, stated
-// and checked against the sweep in docs/solver.md).
+// `auto`: the fastest strategy the build has, chosen at prepare(): on a CUDA build `stream_cuda` or `vector_cuda`
+// (cuda_prefers_stream), else the portable vector mapping with threads per row from the matrix's mean nonzeros per
+// row (rule in auto_threads_per_row, stated and checked against the sweep in docs/solver.md).
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <string>
 #include <type_traits>
 
 #include "spmv_vector.hpp"
@@ -14,6 +15,19 @@ int auto_threads_per_row(double mean_nnz) {
   if (!(mean_nnz > 4)) return 2;
   const int p = static_cast<int>(std::lround(std::log2(mean_nnz / 2)));
   return p >= 5 ? 32 : (1 << p);
+}
+
+// On the H200 with Kokkos 3.4 (perf/results/round19-h200, round22-h200, round23-h200) stream_cuda is the fastest at
+// 27 and 81 nonzeros per row, 1M and 3M rows. Built against Kokkos 4.6 (round22, round23) vector_cuda [16] is the
+// faster at 81 (0.736 against 0.823 ms at 3M rows; its kernel is compiled differently there, 30 registers against
+// 24) and stream_cuda at 27; the rule switches at the geometric mean of the two, 47 (nothing between was measured).
+bool cuda_prefers_stream(double mean_nnz) {
+#if KOKKOS_VERSION >= 40000
+  return mean_nnz < 47;
+#else
+  (void)mean_nnz;
+  return true;
+#endif
 }
 
 // 27 per row -> 8, 81 -> 16: the fastest on the H200 (perf/results/h200-run4).
@@ -32,10 +46,9 @@ class auto_vector final : public spmv_vector_mapping {
   void set_threads_per_row(int t) { m_.threads_per_row = t; }
 };
 
-// The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda`, the fastest of every strategy
-// and of cuSPARSE at 27 and 81 nonzeros per row, 1M and 3M rows, on the H200 (perf/results/round18-h200: 3503 GB/s
-// at 27 per row and 3M rows, against 3182 for vector_cuda and 2609 for cuSPARSE); elsewhere the portable vector
-// mapping with auto_threads_per_row. describe() says which and why.
+// The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda` or `vector_cuda` (with its own
+// threads-per-row rule) by cuda_prefers_stream; elsewhere the portable vector mapping with auto_threads_per_row.
+// describe() says which and why.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
@@ -43,10 +56,13 @@ class spmv_auto final : public spmv_strategy {
     const double mean = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0;
 #if defined(KOKKOS_ENABLE_CUDA)
     if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
-      if (!cuda_) cuda_ = make_spmv_stream_cuda(nullptr);
-      cuda_->prepare(A);
-      chosen_ = cuda_.get();
-      why_ = "CUDA build: stream_cuda is the fastest mapping on the H200 at every measured size";
+      const bool stream = cuda_prefers_stream(mean);
+      auto& chosen = stream ? stream_cuda_ : vector_cuda_;
+      if (!chosen) chosen = stream ? make_spmv_stream_cuda(nullptr) : make_spmv_vector_cuda(nullptr);
+      chosen->prepare(A);
+      chosen_ = chosen.get();
+      why_ = std::string("CUDA build: the fastest mapping on the H200 for ") +
+             (stream ? "this mean row length" : "47 or more nonzeros per row with Kokkos 4");
       return;
     }
 #endif
@@ -64,7 +80,7 @@ class spmv_auto final : public spmv_strategy {
 
  private:
   auto_vector portable_;
-  std::unique_ptr<spmv_strategy> cuda_;
+  std::unique_ptr<spmv_strategy> stream_cuda_, vector_cuda_;
   spmv_strategy* chosen_ = nullptr;
   std::string why_;
 };

@@ -16,6 +16,9 @@ int auto_threads_per_row(double mean_nnz);
 
 // `vector_cuda`: the largest power of two <= mean_nnz / 3, in [1, 32] (27 per row: 8, 81: 16).
 int cuda_threads_per_row(double mean_nnz);
+// `auto` on a CUDA build: stream_cuda (true) or vector_cuda (false). Kokkos 3.x: always stream_cuda; Kokkos 4.x:
+// stream_cuda below 47 nonzeros per row on average.
+bool cuda_prefers_stream(double mean_nnz);
 
 // `stream`: rows per team R when not given: on a GPU the largest power of two in [8, 128] with R x mean_nnz <= 2048
 // (27 per row: 64, 81: 16; 8 when even 8 rows exceed it); on the host 256.

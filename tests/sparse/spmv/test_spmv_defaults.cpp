@@ -60,6 +60,17 @@ TEST(spmv_defaults, stream_rows_per_team_keeps_a_teams_products_within_2048) {
   EXPECT_EQ(stream_rows_per_team(27, false), 256);
 }
 
+TEST(spmv_defaults, cuda_auto_takes_stream_cuda_where_it_was_measured_fastest) {
+  EXPECT_TRUE(cuda_prefers_stream(27));  // both Kokkos versions (H200)
+#if KOKKOS_VERSION >= 40000
+  EXPECT_TRUE(cuda_prefers_stream(46.9));
+  EXPECT_FALSE(cuda_prefers_stream(47));  // the geometric mean of the two measured row lengths
+  EXPECT_FALSE(cuda_prefers_stream(81));  // vector_cuda [16] the faster with Kokkos 4.6
+#else
+  EXPECT_TRUE(cuda_prefers_stream(81));  // stream_cuda the faster with Kokkos 3.4
+#endif
+}
+
 TEST(spmv_defaults, strategies_report_the_defaults_they_chose) {
   EXPECT_EQ(make_spmv_strategy("vector")->describe(), "vector, 8 threads/row, default rows/team");
   const auto A = make_convection_diffusion_matrix({12, 1, 1.0, 1.0});
