@@ -262,7 +262,9 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
   EXPECT_TRUE(vec::all_finite(yd));
 }
 
-INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003));
+// 1,100,003 elements: on a GPU more work items than one wave of reduction teams has threads, so every thread of a
+// reduction walks several items (vector_ops.cpp, reduce_items).
+INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003, 1100003));
 
 // The guard: a denominator below guard * sqrt(|s[ref0] s[ref1]|) gives 0 on the device and on the host.
 TEST(dev_coef, guard_zeroes_negligible_denominators) {
