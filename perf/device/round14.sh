@@ -36,13 +36,7 @@ for k in $leagues; do
     --benchmark_out="$OUT/krylov_k$k.json" --benchmark_out_format=json >"$OUT/krylov_k$k.txt" 2>&1 ||
     echo "bench_krylov k=$k rc $?"
   echo "-- league $k"
-  python3 - "$OUT/krylov_k$k.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["name"][:52]:52s} {b["real_time"]:.3f} ms/it  x_floor {b["x_floor"]:.3f}  copy {b["copy_GBps"]:.0f}'
-              f'  spmv {b["spmv_frac"]:.3f} dot {b["dot_frac"]:.3f} upd {b["update_frac"]:.3f} host {b["host_frac"]:.3f}')
-PY
+  python3 perf/device/summarize.py krylov "$OUT/krylov_k$k.json"
 done
 echo "== 4. Nsight Compute"
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)

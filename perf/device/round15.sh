@@ -23,13 +23,7 @@ krylov() {  # label, binary
     --benchmark_filter='^bicg[a-z]*/(vector_cuda|stream)/jacobi/cd27/' --benchmark_report_aggregates_only=true \
     --benchmark_out="$OUT/krylov_$1.json" --benchmark_out_format=json >"$OUT/krylov_$1.txt" 2>&1 || echo "krylov $1 rc $?"
   echo "-- $1"
-  python3 - "$OUT/krylov_$1.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["name"][:52]:52s} {b["real_time"]:.3f} ms/it  x_floor {b["x_floor"]:.3f}  copy {b["copy_GBps"]:.0f}'
-              f'  spmv {b["spmv_frac"]:.3f} dot {b["dot_frac"]:.3f} upd {b["update_frac"]:.3f} host {b["host_frac"]:.3f}')
-PY
+  python3 perf/device/summarize.py krylov "$OUT/krylov_$1.json"
 }
 echo "== vector kernels"
 vec before bench_vector_ops_before

@@ -26,11 +26,5 @@ PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 200 $bin/bench_krylov \
   --benchmark_filter='^bicg[a-z]*/(auto|vector_cuda|stream_cuda)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
   --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov.json" --benchmark_out_format=json \
   >"$OUT/krylov.txt" 2>&1 || echo "krylov rc $?"
-python3 - "$OUT/krylov.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["name"].split("/iterations")[0]:46s} {b["real_time"]:.3f} ms/it x_floor {b["x_floor"]:.3f} '
-              f'copy {b["copy_GBps"]:.0f} spmv {b["spmv_frac"]:.3f} dot {b["dot_frac"]:.3f} upd {b["update_frac"]:.3f}')
-PY
+python3 perf/device/summarize.py krylov "$OUT/krylov.json"
 cd "$OUT" && tar czf /tmp/round19.tgz . && find . -type f -delete && mv /tmp/round19.tgz .

@@ -17,13 +17,7 @@ for round in 1 2; do
       --benchmark_out="$OUT/krylov_${v}_$round.json" --benchmark_out_format=json >"$OUT/krylov_${v}_$round.txt" 2>&1 ||
       echo "krylov $v $round rc $?"
     echo "-- $v, round $round"
-    python3 - "$OUT/krylov_${v}_$round.json" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["name"].split("/iterations")[0]:42s} {b["real_time"]:.4f} ms/it x_floor {b["x_floor"]:.3f} '
-              f'copy {b["copy_GBps"]:.0f}')
-PY
+    python3 perf/device/summarize.py krylov "$OUT/krylov_${v}_$round.json"
   done
 done
 echo "== solve job"

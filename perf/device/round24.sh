@@ -11,13 +11,7 @@ tail -2 "$OUT/test_sparse_krylov-cuda.log"
 SPMV_SKIP_TESTS=1 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 PPL_SPMV_PART_TIMEOUT=150 bash perf/device/spmv.sh 2>&1 |
   grep -E "^target|device copy"
 summary() {
-  python3 - "$1" <<'PY'
-import json, sys
-for b in json.load(open(sys.argv[1]))["benchmarks"]:
-    if b.get("aggregate_name") == "median":
-        print(f'{b["name"].split("/iterations")[0]:44s} {b["real_time"]:.4f} ms/it x_floor {b["x_floor"]:.3f} '
-              f'copy {b["copy_GBps"]:.0f} | {b["label"][:60]}')
-PY
+  python3 perf/device/summarize.py krylov "$1"
 }
 for v in k34 k46; do
   exe=$bin/bench_krylov; filter='^bicg[a-z]*/auto/jacobi/cd27/|^bicgstab/auto/jacobi/cd81/rows:3'

@@ -105,10 +105,7 @@ void bench_spmv(benchmark::State& state, const variant& v, int components, std::
 }
 
 [[maybe_unused]] const bool registered = [] {
-  benchmark::RegisterBenchmark("copy/deep_copy", bench_copy)
-      ->UseManualTime()
-      ->Iterations(host_space ? 5 : 20)
-      ->Unit(benchmark::kMillisecond);
+  register_copy_benchmark();
   for (int components : {1, 3})
     for (const std::int64_t rows : row_counts())
       for (const variant& v : variants()) {

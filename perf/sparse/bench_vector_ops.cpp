@@ -78,10 +78,7 @@ void bench_kernel(benchmark::State& state, const kernel& kern, std::int64_t rows
 }
 
 [[maybe_unused]] const bool registered = [] {
-  benchmark::RegisterBenchmark("copy/deep_copy", bench_copy)
-      ->UseManualTime()
-      ->Iterations(host_space ? 5 : 20)
-      ->Unit(benchmark::kMillisecond);
+  register_copy_benchmark();
   for (const std::int64_t rows : row_counts())
     for (const kernel& kern : kernels()) {
       const std::string name = "vec/" + kern.name + "/rows" + std::to_string(rows);

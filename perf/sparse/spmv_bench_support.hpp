@@ -2,8 +2,6 @@
 // What bench_spmv shares between its benchmarks: the generated matrices (one cached at a time, released by a
 // Kokkos finalize hook), their float64 host reference products, the byte count behind the GB/s figures, and
 // median/spread statistics of per-apply times.
-#include <benchmark/benchmark.h>
-
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -46,8 +44,8 @@ std::size_t copy_bytes();
 
 // The copy bandwidth measured by the copy benchmark of this run (0 until it has run).
 double& measured_copy_gbps();
-// That benchmark (copy/deep_copy in bench_spmv and bench_vector_ops): fenced deep copies of copy_bytes(), counted
-// as read + write; sets measured_copy_gbps().
-void bench_copy(benchmark::State& state);
+// Registers that benchmark, copy/deep_copy (bench_spmv, bench_vector_ops; register it first): fenced deep copies of
+// copy_bytes(), counted as read + write; it sets measured_copy_gbps().
+void register_copy_benchmark();
 
 }  // namespace ppl::bench
