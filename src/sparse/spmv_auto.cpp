@@ -47,8 +47,10 @@ class auto_vector final : public spmv_vector_mapping {
 };
 
 // The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda` or `vector_cuda` (with its own
-// threads-per-row rule) by cuda_prefers_stream; elsewhere the portable vector mapping with auto_threads_per_row.
-// describe() says which and why.
+// threads-per-row rule) by cuda_prefers_stream; on a host execution space `scalar`, one thread per row, the fastest
+// mapping on the CPU at 27 and 81 nonzeros per row on 1 and 2 threads (perf/results/spmv-openmp-2: 8-15% ahead of
+// the vector mapping, which on the host runs each row's lanes as a loop); on any other device the portable vector
+// mapping with auto_threads_per_row. describe() says which and why.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
@@ -66,6 +68,13 @@ class spmv_auto final : public spmv_strategy {
       return;
     }
 #endif
+    if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible) {
+      if (!scalar_) scalar_ = make_spmv_scalar(nullptr);
+      scalar_->prepare(A);
+      chosen_ = scalar_.get();
+      why_ = "host build: one thread per row is the fastest mapping on the CPU";
+      return;
+    }
     portable_.set_threads_per_row(auto_threads_per_row(mean));
     chosen_ = &portable_;
     why_ = "portable vector mapping, threads per row from the mean row length";
@@ -80,7 +89,7 @@ class spmv_auto final : public spmv_strategy {
 
  private:
   auto_vector portable_;
-  std::unique_ptr<spmv_strategy> stream_cuda_, vector_cuda_;
+  std::unique_ptr<spmv_strategy> stream_cuda_, vector_cuda_, scalar_;
   spmv_strategy* chosen_ = nullptr;
   std::string why_;
 };

@@ -227,6 +227,16 @@ int main(int argc, char** argv) {
     std::string systems = "2dcyl1,ani4,cd27_40,cd81_20", data_dir = "data";
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
+      if (a == "--help" || a == "-h") {
+        std::printf(
+            "bench_petsc [--systems LIST] [--repeats N] [--data DIR] [--petsc-only | --ppl-only]\n"
+            "  PETSc's KSP (BCGS, GMRES(30); Jacobi, ILU(0)) beside ppl's solvers on the same systems, one JSON line\n"
+            "  per configuration. LIST: comma-separated, of 2dcyl1, ani4 (Matrix Market files in DIR, default data)\n"
+            "  and cd27_<n>, cd81_<n> (generated, n elements per side); default 2dcyl1,ani4,cd27_40,cd81_20.\n"
+            "  Repeats (default 3): set-up and solve from scratch each time; medians. Kokkos flags pass through.\n");
+        PetscFinalize();
+        return 0;
+      }
       if (a == "--petsc-only")
         ours = false;
       else if (a == "--ppl-only")
