@@ -48,9 +48,10 @@ class auto_vector final : public spmv_vector_mapping {
 
 // The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda` or `vector_cuda` (with its own
 // threads-per-row rule) by cuda_prefers_stream; on a host execution space `scalar`, one thread per row, the fastest
-// mapping on the CPU at 27 and 81 nonzeros per row on 1 and 2 threads (perf/results/spmv-openmp-2: 8-15% ahead of
-// the vector mapping, which on the host runs each row's lanes as a loop); on any other device the portable vector
-// mapping with auto_threads_per_row. describe() says which and why.
+// CPU mapping in six of the eight cases of perf/results/spmv-openmp-2 (27 and 81 nonzeros per row, 1 and 2 threads;
+// 7-18% ahead of the vector mapping, whose lanes are a loop on the host; Kokkos Kernels' spmv won the smallest
+// 27-per-row matrix); on any other device the portable vector mapping with auto_threads_per_row. describe() says
+// which and why.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
