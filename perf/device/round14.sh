@@ -31,12 +31,9 @@ for k in $leagues; do
 done
 echo "== 3. bench_krylov"
 for k in $leagues; do
-  PPL_VEC_REDUCE_LEAGUE=$k PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 100 $bin/bench_krylov \
-    --benchmark_filter='^bicgstab/(vector_cuda|stream)/jacobi/cd27/' --benchmark_report_aggregates_only=true \
-    --benchmark_out="$OUT/krylov_k$k.json" --benchmark_out_format=json >"$OUT/krylov_k$k.txt" 2>&1 ||
-    echo "bench_krylov k=$k rc $?"
   echo "-- league $k"
-  python3 perf/device/summarize.py krylov "$OUT/krylov_k$k.json"
+  PPL_VEC_REDUCE_LEAGUE=$k krylov_run krylov_k$k $bin/bench_krylov '^bicgstab/(vector_cuda|stream)/jacobi/cd27/' \
+    1000000,3000000 100
 done
 echo "== 4. Nsight Compute"
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)

@@ -10,8 +10,7 @@ set -o pipefail
 : "${OUT:?OUT must name the output folder}"
 bin=.device/bin
 echo "== test_sparse_krylov (CUDA)"
-timeout 150 $bin/test_sparse_krylov --gtest_brief=1 >"$OUT/test_sparse_krylov.log" 2>&1 || echo "tests rc $?"
-tail -3 "$OUT/test_sparse_krylov.log"
+gtest_run $bin/test_sparse_krylov test_sparse_krylov.log
 vec() {  # label, binary
   PPL_VEC_REDUCE_LEAGUE=0 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 timeout 90 $bin/$2 \
     --benchmark_out="$OUT/vec_$1.json" --benchmark_out_format=json >"$OUT/vec_$1.txt" 2>&1 || echo "vec $1 rc $?"
@@ -19,11 +18,8 @@ vec() {  # label, binary
   grep -E "^(copy|vec)" "$OUT/vec_$1.txt" | sed -E 's/ +[0-9.]+ [um]s +[0-9.]+ [um]s +[0-9]+//; s/iterations:[0-9]+.manual_time//' | cut -c1-120
 }
 krylov() {  # label, binary
-  PPL_VEC_REDUCE_LEAGUE=0 PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 150 $bin/$2 \
-    --benchmark_filter='^bicg[a-z]*/(vector_cuda|stream)/jacobi/cd27/' --benchmark_report_aggregates_only=true \
-    --benchmark_out="$OUT/krylov_$1.json" --benchmark_out_format=json >"$OUT/krylov_$1.txt" 2>&1 || echo "krylov $1 rc $?"
   echo "-- $1"
-  python3 perf/device/summarize.py krylov "$OUT/krylov_$1.json"
+  PPL_VEC_REDUCE_LEAGUE=0 krylov_run krylov_$1 $bin/$2 '^bicg[a-z]*/(vector_cuda|stream)/jacobi/cd27/' 1000000,3000000 150
 }
 echo "== vector kernels"
 vec before bench_vector_ops_before

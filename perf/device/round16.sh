@@ -16,14 +16,11 @@ echo "== 1. SpMV"
 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 PPL_SPMV_PART_TIMEOUT=150 bash perf/device/spmv.sh 2>&1 |
   grep -vE "^  |^\.device|^found|^== ldd" | tail -22
 echo "== 2. test_sparse_krylov (CUDA)"
-timeout 150 $bin/test_sparse_krylov --gtest_brief=1 >"$OUT/test_sparse_krylov.log" 2>&1 || echo "tests rc $?"
-tail -2 "$OUT/test_sparse_krylov.log"
+gtest_run $bin/test_sparse_krylov test_sparse_krylov.log
 echo "== 3. bench_krylov"
-PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 200 $bin/bench_krylov \
-  --benchmark_filter='^bicg[a-z]*/(auto|vector_cuda|stream_cuda|stream)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
-  --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov.json" --benchmark_out_format=json \
-  >"$OUT/krylov.txt" 2>&1 || echo "krylov rc $?"
-python3 perf/device/summarize.py krylov "$OUT/krylov.json"
+krylov_run krylov $bin/bench_krylov \
+  '^bicg[a-z]*/(auto|vector_cuda|stream_cuda|stream)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
+  1000000,3000000 200
 echo "== 4. Nsight Compute: stream kernels"
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null | head -1)
 s="--section InstructionStats --section LaunchStats --section SpeedOfLight --section MemoryWorkloadAnalysis"

@@ -14,11 +14,9 @@ echo "== 1. SpMV"
 SPMV_SKIP_TESTS=1 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 PPL_SPMV_PART_TIMEOUT=150 bash perf/device/spmv.sh 2>&1 |
   grep -vE "^  |^\.device|^found|^== ldd" | tail -14
 echo "== 2. bench_krylov"
-PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 200 $bin/bench_krylov \
-  --benchmark_filter='^bicg[a-z]*/(auto|vector_cuda|stream_cuda)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
-  --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov.json" --benchmark_out_format=json \
-  >"$OUT/krylov.txt" 2>&1 || echo "krylov rc $?"
-python3 perf/device/summarize.py krylov "$OUT/krylov.json"
+krylov_run krylov $bin/bench_krylov \
+  '^bicg[a-z]*/(auto|vector_cuda|stream_cuda)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
+  1000000,3000000 200
 echo "== 3. solve job, no spmv key"
 cat >"$OUT/solve_3m.yaml" <<'YAML'
 job: solve

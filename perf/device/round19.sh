@@ -11,10 +11,7 @@ set -o pipefail
 : "${OUT:?OUT must name the output folder}"
 bin=.device/bin
 echo "== 1. tests (CUDA)"
-for t in test_sparse_spmv test_sparse_krylov; do
-  timeout 150 $bin/$t --gtest_brief=1 >"$OUT/$t-cuda.log" 2>&1 || echo "$t rc $?"
-  tail -2 "$OUT/$t-cuda.log"
-done
+for t in test_sparse_spmv test_sparse_krylov; do gtest_run $bin/$t $t-cuda.log; done
 echo "== 2. SpMV"
 SPMV_SKIP_TESTS=1 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 PPL_SPMV_PART_TIMEOUT=150 bash perf/device/spmv.sh 2>&1 |
   grep -E "^target|device copy"
@@ -22,9 +19,7 @@ echo "== 3. vector kernels"
 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 timeout 90 $bin/bench_vector_ops --benchmark_out="$OUT/vector-ops.json" \
   --benchmark_out_format=json >"$OUT/vector-ops.txt" 2>&1 || echo "vec rc $?"
 echo "== 4. bench_krylov"
-PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 200 $bin/bench_krylov \
-  --benchmark_filter='^bicg[a-z]*/(auto|vector_cuda|stream_cuda)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
-  --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov.json" --benchmark_out_format=json \
-  >"$OUT/krylov.txt" 2>&1 || echo "krylov rc $?"
-python3 perf/device/summarize.py krylov "$OUT/krylov.json"
+krylov_run krylov $bin/bench_krylov \
+  '^bicg[a-z]*/(auto|vector_cuda|stream_cuda)/jacobi/cd27/|^bicgstab/(auto|vector_cuda|stream_cuda)/jacobi/cd81/rows:3' \
+  1000000,3000000 200
 cd "$OUT" && tar czf /tmp/round19.tgz . && find . -type f -delete && mv /tmp/round19.tgz .

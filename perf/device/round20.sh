@@ -7,17 +7,12 @@ set -o pipefail
 : "${OUT:?OUT must name the output folder}"
 bin=.device/bin
 echo "== test_sparse_krylov (CUDA)"
-timeout 150 $bin/test_sparse_krylov --gtest_brief=1 >"$OUT/test_sparse_krylov-cuda.log" 2>&1 || echo "tests rc $?"
-tail -2 "$OUT/test_sparse_krylov-cuda.log"
+gtest_run $bin/test_sparse_krylov test_sparse_krylov-cuda.log
 for round in 1 2; do
   for v in before after; do
     exe=$bin/bench_krylov; [ $v = before ] && exe=$bin/bench_krylov_before
-    PPL_BENCH_KRYLOV_ROWS=100000,1000000,3000000 timeout 150 $exe \
-      --benchmark_filter='^bicgstab/auto/(jacobi|none)/cd27/' --benchmark_report_aggregates_only=true \
-      --benchmark_out="$OUT/krylov_${v}_$round.json" --benchmark_out_format=json >"$OUT/krylov_${v}_$round.txt" 2>&1 ||
-      echo "krylov $v $round rc $?"
     echo "-- $v, round $round"
-    python3 perf/device/summarize.py krylov "$OUT/krylov_${v}_$round.json"
+    krylov_run krylov_${v}_$round $exe '^bicgstab/auto/(jacobi|none)/cd27/' 100000,1000000,3000000 150
   done
 done
 echo "== solve job"

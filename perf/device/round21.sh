@@ -22,17 +22,13 @@ PPL_SPMV_ROWS=3000000 PPL_SPMV_REPEATS=1 timeout 120 "$ncu" --clock-control none
 grep -E "Duration|Executed Instructions  |DRAM Throughput|L1/TEX Hit|Shared Memory Config|Achieved Occ|Registers Per" \
   "$OUT/ncu-stream-k46.txt" | cut -c1-100
 echo "== 2. test_sparse_krylov (CUDA)"
-timeout 150 $bin/test_sparse_krylov --gtest_brief=1 >"$OUT/test_sparse_krylov-cuda.log" 2>&1 || echo "tests rc $?"
-tail -2 "$OUT/test_sparse_krylov-cuda.log"
+gtest_run $bin/test_sparse_krylov test_sparse_krylov-cuda.log
 for round in 1 2; do
   for v in r20 after; do
     exe=$bin/bench_krylov; [ $v = r20 ] && exe=$bin/bench_krylov_r20
-    PPL_BENCH_KRYLOV_ROWS=100000,1000000,3000000 timeout 150 $exe \
-      --benchmark_filter='^bicg/auto/jacobi/cd27/|^bicgstab/auto/jacobi/cd27/rows:3' --benchmark_report_aggregates_only=true \
-      --benchmark_out="$OUT/krylov_${v}_$round.json" --benchmark_out_format=json >"$OUT/krylov_${v}_$round.txt" 2>&1 ||
-      echo "krylov $v $round rc $?"
     echo "-- $v, round $round"
-    python3 perf/device/summarize.py krylov "$OUT/krylov_${v}_$round.json"
+    krylov_run krylov_${v}_$round $exe '^bicg/auto/jacobi/cd27/|^bicgstab/auto/jacobi/cd27/rows:3' \
+      100000,1000000,3000000 150
   done
 done
 cd "$OUT" && tar czf /tmp/round21.tgz . && find . -type f -delete && mv /tmp/round21.tgz .

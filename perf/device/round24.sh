@@ -6,20 +6,13 @@ source perf/device/setup.sh >/dev/null
 set -o pipefail
 : "${OUT:?OUT must name the output folder}"
 bin=.device/bin
-timeout 150 $bin/test_sparse_krylov --gtest_brief=1 >"$OUT/test_sparse_krylov-cuda.log" 2>&1 || echo "tests rc $?"
-tail -2 "$OUT/test_sparse_krylov-cuda.log"
+gtest_run $bin/test_sparse_krylov test_sparse_krylov-cuda.log
 SPMV_SKIP_TESTS=1 PPL_SPMV_ROWS=1000000,3000000 PPL_SPMV_REPEATS=30 PPL_SPMV_PART_TIMEOUT=150 bash perf/device/spmv.sh 2>&1 |
   grep -E "^target|device copy"
-summary() {
-  python3 perf/device/summarize.py krylov "$1"
-}
 for v in k34 k46; do
   exe=$bin/bench_krylov; filter='^bicg[a-z]*/auto/jacobi/cd27/|^bicgstab/auto/jacobi/cd81/rows:3'
   [ $v = k46 ] && exe=$bin/bench_krylov_k46 && filter='^bicgstab/auto/jacobi/cd(27|81)/rows:3'
-  PPL_BENCH_KRYLOV_ROWS=1000000,3000000 timeout 150 $exe --benchmark_filter="$filter" \
-    --benchmark_report_aggregates_only=true --benchmark_out="$OUT/krylov-$v.json" --benchmark_out_format=json \
-    >"$OUT/krylov-$v.txt" 2>&1 || echo "krylov $v rc $?"
   echo "-- Kokkos ${v#k}"
-  summary "$OUT/krylov-$v.json"
+  krylov_run krylov-$v $exe "$filter" 1000000,3000000 150
 done
 cd "$OUT" && tar czf /tmp/round24.tgz . && find . -type f -delete && mv /tmp/round24.tgz .

@@ -9,3 +9,16 @@ export OMP_PROC_BIND=false
 unset OMP_PLACES
 export PPL_DATA_DIR=$PWD/data
 nvidia-smi --query-gpu=name,clocks.sm,clocks.max.sm,memory.total,driver_version --format=csv
+
+# What the perf/device scripts run again and again (they call these after setting OUT):
+# bench_krylov into $OUT/STEM.json (and .txt), then its summary.    krylov_run STEM EXE FILTER ROWS TIMEOUT
+krylov_run() {
+  PPL_BENCH_KRYLOV_ROWS=$4 timeout "$5" "$2" --benchmark_filter="$3" --benchmark_report_aggregates_only=true \
+    --benchmark_out="$OUT/$1.json" --benchmark_out_format=json >"$OUT/$1.txt" 2>&1 || echo "$1: bench_krylov rc $?"
+  python3 perf/device/summarize.py krylov "$OUT/$1.json"
+}
+# A GoogleTest binary with a time limit, its log in $OUT/LOG, the last lines printed.   gtest_run EXE LOG [TIMEOUT]
+gtest_run() {
+  timeout "${3:-150}" "$1" --gtest_brief=1 >"$OUT/$2" 2>&1 || echo "$2: rc $?"
+  tail -2 "$OUT/$2"
+}
