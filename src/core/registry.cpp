@@ -13,6 +13,12 @@ bool build_satisfies(build_requirement r) {
 #else
       return false;
 #endif
+    case build_requirement::avx2:
+#if defined(PPL_HAS_X86_SIMD)
+      return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+      return false;
+#endif
     case build_requirement::none:
       break;
   }
@@ -20,7 +26,15 @@ bool build_satisfies(build_requirement r) {
 }
 
 std::string requirement_text(build_requirement r) {
-  return r == build_requirement::cuda ? "a CUDA build" : "nothing";
+  switch (r) {
+    case build_requirement::cuda:
+      return "a CUDA build";
+    case build_requirement::avx2:
+      return "a host (OpenMP or Serial) build on an x86-64 CPU with AVX2 and FMA";
+    case build_requirement::none:
+      break;
+  }
+  return "nothing";
 }
 
 std::string build_backends_text() {

@@ -14,6 +14,7 @@
 #include <ostream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/jobs/job.hpp"
@@ -27,6 +28,7 @@ namespace {
 
 vector_view host_function_vector(std::size_t n, double (*f)(std::size_t), const std::string& label) {
   vector_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  advise_huge_pages(v);
   auto h = Kokkos::create_mirror_view(v);
   for (std::size_t i = 0; i < n; ++i) h(i) = f(i);
   Kokkos::deep_copy(v, h);
@@ -66,13 +68,13 @@ solve_system load_solve_system(solve_config& cfg) {
   const std::size_t n = s.A.numRows();
   switch (cfg.rhs) {
     case solve_config::rhs_kind::ones:
-      s.b = vector_view("ppl::solve::b", n);
+      s.b = make_large_view<vector_view>("ppl::solve::b", n);
       Kokkos::deep_copy(s.b, 1.0);
       break;
     case solve_config::rhs_kind::manufactured:
       if (!s.x_exact.data()) {  // a matrix file: our own x*, b = A x*
         s.x_exact = host_function_vector(n, file_manufactured_solution, "ppl::solve::x_exact");
-        s.b = vector_view("ppl::solve::b", n);
+        s.b = make_large_view<vector_view>("ppl::solve::b", n);
         KokkosSparse::spmv("N", 1.0, s.A, s.x_exact, 0.0, s.b);
       }
       break;
@@ -89,7 +91,7 @@ solve_system load_solve_system(solve_config& cfg) {
 solve_run run_solve(const solve_config& cfg, const solve_system& sys, const solver_options& options) {
   const std::size_t n = sys.A.numRows();
   solve_run out;
-  out.x = vector_view("ppl::solve::x", n);
+  out.x = make_large_view<vector_view>("ppl::solve::x", n);
   if (!cfg.x0_file.empty()) Kokkos::deep_copy(out.x, to_device(cfg.x0_host, "ppl::solve::x0"));
   auto solver = solvers().get(cfg.method, "solver.method").factory(options);
   out.result = solver->solve(sys.A, *cfg.spmv, sys.b, out.x);

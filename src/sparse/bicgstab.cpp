@@ -28,15 +28,15 @@ class bicgstab_method final : public krylov_method {
         identity_(c.M.is_identity()),
         dinv_(c.M.inverse_diagonal()),
         fused_(dinv_.data() != nullptr),
-        r_("ppl::bicgstab::r", n_),
-        rh_("ppl::bicgstab::r_hat", n_),
+        r_(make_large_view<vector_view>("ppl::bicgstab::r", n_)),
+        rh_(make_large_view<vector_view>("ppl::bicgstab::r_hat", n_)),
         // With a fused Jacobi p is never formed: only p_hat.
-        p_(fused_ ? vector_view() : vector_view("ppl::bicgstab::p", n_)),
-        v_("ppl::bicgstab::v", n_),
-        t_("ppl::bicgstab::t", n_),
+        p_(fused_ ? vector_view() : make_large_view<vector_view>("ppl::bicgstab::p", n_)),
+        v_(make_large_view<vector_view>("ppl::bicgstab::v", n_)),
+        t_(make_large_view<vector_view>("ppl::bicgstab::t", n_)),
         // Without a preconditioner p_hat is p and s_hat is s, which lives in r (s = r - alpha v is done in place).
-        ph_(identity_ ? p_ : vector_view("ppl::bicgstab::p_hat", n_)),
-        sh_(identity_ ? r_ : vector_view("ppl::bicgstab::s_hat", n_)),
+        ph_(identity_ ? p_ : make_large_view<vector_view>("ppl::bicgstab::p_hat", n_)),
+        sh_(identity_ ? r_ : make_large_view<vector_view>("ppl::bicgstab::s_hat", n_)),
         sl_(STRIDE) {}
 
   // r = b - A x, r_hat = r, p = v = 0; slots: rho = (r, r), and "previous" rv = ts = tt = 1 so that the first

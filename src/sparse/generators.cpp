@@ -9,6 +9,7 @@
 #include <string>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/huge_pages.hpp"
 
 namespace ppl {
 namespace {
@@ -150,7 +151,7 @@ crs_matrix make_convection_diffusion_matrix(const convection_diffusion_params& p
   const int rows = static_cast<int>(convection_diffusion_rows(p));
   const size_type nnz = static_cast<size_type>(convection_diffusion_nnz(p));
 
-  row_map_view row_map("ppl::cd::row_map", static_cast<size_t>(rows) + 1);
+  auto row_map = make_large_view<row_map_view>("ppl::cd::row_map", static_cast<size_t>(rows) + 1);
   Kokkos::parallel_scan(
       "ppl::cd::row_map", Kokkos::RangePolicy<sparse_space>(0, rows),
       KOKKOS_LAMBDA(const int row, size_type& offset, const bool final) {
@@ -167,6 +168,8 @@ crs_matrix make_convection_diffusion_matrix(const convection_diffusion_params& p
   f.row_map = row_map;
   f.entries = entries_view(Kokkos::ViewAllocateWithoutInitializing("ppl::cd::entries"), nnz);
   f.values = values_view(Kokkos::ViewAllocateWithoutInitializing("ppl::cd::values"), nnz);
+  advise_huge_pages(f.entries);
+  advise_huge_pages(f.values);
   f.m = m;
   f.comps = comps;
   f.coupling = p.coupling;
@@ -187,6 +190,8 @@ generated_system make_convection_diffusion(const convection_diffusion_params& p)
   const double h = 1.0 / p.n;
   s.x_exact = vector_view(Kokkos::ViewAllocateWithoutInitializing("ppl::cd::x_exact"), rows);
   s.b = vector_view(Kokkos::ViewAllocateWithoutInitializing("ppl::cd::b"), rows);
+  advise_huge_pages(s.x_exact);
+  advise_huge_pages(s.b);
   auto x = s.x_exact;
   Kokkos::parallel_for(
       "ppl::cd::x_exact", Kokkos::RangePolicy<sparse_space>(0, rows), KOKKOS_LAMBDA(const int row) {

@@ -33,9 +33,9 @@ class gmres_method final : public krylov_method {
         m_(std::max(1, std::min(c.o.restart, n_))),  // a basis of more than n vectors cannot grow
         identity_(c.M.is_identity()),
         pad_(vec::multi_dot_slots(m_ + 1)),
-        V_("ppl::gmres::V", n_, m_ + 1),
-        u_("ppl::gmres::u", n_),
-        z_(identity_ ? vector_view() : vector_view("ppl::gmres::z", n_)),
+        V_(make_large_view<vec::basis_view>("ppl::gmres::V", n_, m_ + 1)),
+        u_(make_large_view<vector_view>("ppl::gmres::u", n_)),
+        z_(identity_ ? vector_view() : make_large_view<vector_view>("ppl::gmres::z", n_)),
         s_("ppl::gmres::scalars", 3 * pad_ + 3),  // norm_slot() takes dots3's three sums
         R_(static_cast<std::size_t>(m_ + 1) * m_, 0.0),
         g_(m_ + 1, 0.0),

@@ -2,6 +2,7 @@
 #include <limits>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/sparse/csr.hpp"
 
 namespace ppl {
@@ -32,6 +33,9 @@ crs_matrix to_device(const host_csr& A, const std::string& label) {
                                               A.row_map.size());
   crs_matrix::index_type::non_const_type en(Kokkos::ViewAllocateWithoutInitializing(label + "::entries"), nnz);
   crs_matrix::values_type::non_const_type va(Kokkos::ViewAllocateWithoutInitializing(label + "::values"), nnz);
+  advise_huge_pages(rm);
+  advise_huge_pages(en);
+  advise_huge_pages(va);
   auto hrm = Kokkos::create_mirror_view(rm);
   for (std::size_t i = 0; i < A.row_map.size(); ++i) hrm(i) = static_cast<size_type>(A.row_map[i]);
   Kokkos::deep_copy(rm, hrm);
@@ -47,6 +51,7 @@ std::vector<double> to_host(const_vector_view x) {
 
 vector_view to_device(const std::vector<double>& x, const std::string& label) {
   vector_view v(Kokkos::ViewAllocateWithoutInitializing(label), x.size());
+  advise_huge_pages(v);
   Kokkos::deep_copy(v, Kokkos::View<const double*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged>(x.data(), x.size()));
   return v;
 }

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/kokkos_kernels_compat.hpp"
 
@@ -264,10 +265,10 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     kernel_handle kh;
     kh.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, nnz_L, nnz_U);
     auto* ih = kh.get_spiluk_handle();
-    L.row_map = row_map_view("ppl::ilu0::L_row_map", n + 1);
-    L.entries = entries_view("ppl::ilu0::L_entries", nnz_L);
-    U.row_map = row_map_view("ppl::ilu0::U_row_map", n + 1);
-    U.entries = entries_view("ppl::ilu0::U_entries", nnz_U);
+    L.row_map = make_large_view<row_map_view>("ppl::ilu0::L_row_map", n + 1);
+    L.entries = make_large_view<entries_view>("ppl::ilu0::L_entries", nnz_L);
+    U.row_map = make_large_view<row_map_view>("ppl::ilu0::U_row_map", n + 1);
+    U.entries = make_large_view<entries_view>("ppl::ilu0::U_entries", nnz_U);
     auto a_map = A.graph.row_map;
     auto a_cols = A.graph.entries;
     auto a_vals = A.values;
@@ -288,8 +289,8 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     p_->stats.symbolic = step.seconds();
 
     step.reset();
-    L.values = values_view("ppl::ilu0::L_values", nnz_L);
-    U.values = values_view("ppl::ilu0::U_values", nnz_U);
+    L.values = make_large_view<values_view>("ppl::ilu0::L_values", nnz_L);
+    U.values = make_large_view<values_view>("ppl::ilu0::U_values", nnz_U);
     PPL_KK_TRIANGULAR_NS::spiluk_numeric(&kh, 0, a_map, a_cols, a_vals, L.row_map, L.entries, L.values, U.row_map,
                                          U.entries, U.values);
     pivot_check check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values, false};
@@ -331,6 +332,7 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     L.symbolic(n, true, sequential);
     U.symbolic(n, false, sequential);
     p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ilu0::work"), n);
+    advise_huge_pages(p_->work);
     Kokkos::fence();
     p_->stats.solve_symbolic = step.seconds();
     p_->stats.nnz_L = static_cast<std::int64_t>(nnz_L);
@@ -361,7 +363,7 @@ void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) con
       auto T = kk::transpose_matrix(t.matrix("ppl::ilu0::transpose", p_->n));
       kk::sort_crs_matrix(T);
       auto out = std::make_unique<triangle>();
-      out->row_map = row_map_view("ppl::ilu0::T_row_map", p_->n + 1);
+      out->row_map = make_large_view<row_map_view>("ppl::ilu0::T_row_map", p_->n + 1);
       Kokkos::deep_copy(out->row_map, T.graph.row_map);
       out->entries = T.graph.entries;
       out->values = T.values;

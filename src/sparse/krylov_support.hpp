@@ -9,6 +9,7 @@
 #include <string>
 #include <utility>
 
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/preconditioner.hpp"
 #include "ppl/sparse/vector_ops.hpp"

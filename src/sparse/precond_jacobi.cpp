@@ -5,6 +5,7 @@
 #include <string>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/vector_ops.hpp"
@@ -38,6 +39,7 @@ vector_view jacobi_inverse_diagonal(const crs_matrix& A) {
     throw input_error("jacobi: the matrix is not square (" + std::to_string(n) + " x " + std::to_string(A.numCols()) +
                       ")");
   vector_view dinv(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::jacobi::dinv"), n);
+  advise_huge_pages(dinv);
   int first_bad = std::numeric_limits<int>::max();
   Kokkos::parallel_reduce("ppl::jacobi::inverse_diagonal", Kokkos::RangePolicy<sparse_space>(0, n),
                           inverse_diagonal_functor{A.graph.row_map, A.graph.entries, A.values, dinv},

@@ -1,5 +1,6 @@
 // The SpMV family's one name -> factory table. CUDA-only entries (names ending in _cuda) are registered in every
-// build with a factory only in CUDA builds (PPL_CUDA_ONLY, include/ppl/core/registry.hpp).
+// build with a factory only in CUDA builds (PPL_CUDA_ONLY, include/ppl/core/registry.hpp); host-SIMD ones (_avx2)
+// with a factory only in x86-64 host builds on a CPU that has the instructions (PPL_AVX2_ONLY).
 #include "spmv_factories.hpp"
 
 namespace ppl {
@@ -8,6 +9,8 @@ const spmv_registry& spmv_strategies() {
   static const spmv_registry r = [] {
     spmv_registry reg("spmv strategy");
     reg.add({"scalar", "one thread per row (RangePolicy)", "all", make_spmv_scalar});
+    reg.add({"scalar_avx2", "one thread per row, AVX2 gathers of x and FMA, 4 nonzeros at a time", "host",
+             PPL_AVX2_ONLY(make_spmv_scalar_avx2), build_requirement::avx2});
     reg.add({"vector", "TeamPolicy, threads_per_row (1-32) lanes reduce each row (ThreadVectorRange), rows_per_team",
              "all", make_spmv_vector});
     reg.add(

@@ -1,6 +1,7 @@
 // `auto`: the fastest strategy the build has, chosen at prepare(): on a CUDA build `stream_cuda` or `vector_cuda`
-// (cuda_prefers_stream), else the portable vector mapping with threads per row from the matrix's mean nonzeros per
-// row (rule in auto_threads_per_row, stated and checked against the sweep in docs/solver.md).
+// (cuda_prefers_stream), on a host build `scalar_avx2` or `scalar`, else the portable vector mapping with threads per
+// row from the matrix's mean nonzeros per row (rule in auto_threads_per_row, stated and checked against the sweep in
+// docs/solver.md).
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <string>
@@ -47,11 +48,11 @@ class auto_vector final : public spmv_vector_mapping {
 };
 
 // The fastest strategy this build has for the matrix: on a CUDA build `stream_cuda` or `vector_cuda` (with its own
-// threads-per-row rule) by cuda_prefers_stream; on a host execution space `scalar`, one thread per row, the fastest
-// CPU mapping in six of the eight cases of perf/results/spmv-openmp-2 (27 and 81 nonzeros per row, 1 and 2 threads;
-// 7-18% ahead of the vector mapping, whose lanes are a loop on the host; Kokkos Kernels' spmv won the smallest
-// 27-per-row matrix); on any other device the portable vector mapping with auto_threads_per_row. describe() says
-// which and why.
+// threads-per-row rule) by cuda_prefers_stream; on a host execution space `scalar_avx2` where the CPU has AVX2 and
+// FMA (the fastest CPU mapping at 27 and 81 nonzeros per row, 1 and 2 threads: perf/results/spmv-openmp-3), else
+// `scalar`, one thread per row (7-18% ahead of the portable vector mapping, whose lanes are a loop on the host, in
+// six of the eight cases of perf/results/spmv-openmp-2); on any other device the portable vector mapping with
+// auto_threads_per_row. describe() says which and why.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
@@ -70,10 +71,13 @@ class spmv_auto final : public spmv_strategy {
     }
 #endif
     if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible) {
-      if (!scalar_) scalar_ = make_spmv_scalar(nullptr);
+      // The registry offers scalar_avx2 only on a CPU with AVX2 and FMA (build_requirement::avx2).
+      const auto* simd = spmv_strategies().find("scalar_avx2");
+      if (!scalar_) scalar_ = simd != nullptr ? simd->factory(nullptr) : make_spmv_scalar(nullptr);
       scalar_->prepare(A);
       chosen_ = scalar_.get();
-      why_ = "host build: one thread per row is the fastest mapping on the CPU";
+      why_ = simd != nullptr ? "host build on an x86-64 CPU with AVX2 and FMA: the fastest mapping on the CPU"
+                             : "host build: one thread per row is the fastest portable mapping on the CPU";
       return;
     }
     portable_.set_threads_per_row(auto_threads_per_row(mean));

@@ -17,6 +17,9 @@ std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params);
 std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params);
 std::unique_ptr<spmv_strategy> make_spmv_stream_cuda(const config_node* params);
 #endif
+#if defined(PPL_HAS_X86_SIMD)
+std::unique_ptr<spmv_strategy> make_spmv_scalar_avx2(const config_node* params);
+#endif
 
 // Reads and checks `threads_per_row` (a power of two in [1, 32]) and `rows_per_team` from `params`.
 struct vector_mapping {

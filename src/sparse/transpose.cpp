@@ -5,6 +5,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "ppl/core/huge_pages.hpp"
 #include "ppl/sparse/kokkos_kernels_compat.hpp"
 
 namespace ppl {
@@ -48,6 +49,7 @@ crs_matrix sorted_transpose(const crs_matrix& A, bool* symmetric_pattern) {
   if (A.numRows() == A.numCols() && A.numRows() > 0) {
     crs_matrix::values_type::non_const_type t(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::A^T values"),
                                               A.nnz());
+    advise_huge_pages(t);
     long missing = 0;
     Kokkos::parallel_reduce("ppl::sorted_transpose::gather", Kokkos::RangePolicy<sparse_space>(0, A.numRows()),
                             gather_mirror{A.graph.row_map, A.graph.entries, A.values, t}, missing);

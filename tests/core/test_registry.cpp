@@ -66,3 +66,32 @@ TEST(registry, the_cuda_naming_rule_and_factory_presence_are_enforced) {
   }
   EXPECT_TRUE(r.entries().empty());
 }
+
+// Host-SIMD entries: the same rule for _avx2 (backends "host"), and a factory only in an x86-64 host build on a CPU
+// with AVX2 and FMA; elsewhere the entry is listed, and asking for it says what it needs.
+TEST(registry, the_avx2_naming_rule_and_the_cpu_check) {
+#if defined(PPL_HAS_X86_SIMD)
+  const bool runnable = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+#else
+  const bool runnable = false;
+#endif
+  widget_registry r("widget");
+  r.add({"fast_avx2", "simd", "host", PPL_AVX2_ONLY(returns(3)), build_requirement::avx2});
+  EXPECT_EQ(r.lookup("fast_avx2")->available(), runnable);
+  if (runnable) {
+    EXPECT_EQ(r.get("fast_avx2", "here").factory(), 3);
+  } else {
+    const auto msg = ppl_test::error_of<ppl::input_error>([&] { r.get("fast_avx2", "j.yaml:4:3: strategy"); });
+    EXPECT_EQ(msg,
+              "j.yaml:4:3: strategy: widget 'fast_avx2' needs a host (OpenMP or Serial) build on an x86-64 CPU "
+              "with AVX2 and FMA (this build: " +
+                  ppl::build_backends_text() + ")");
+  }
+  EXPECT_THROW(
+      r.add({"simd", "needs avx2, name does not say so", "host", PPL_AVX2_ONLY(returns(1)), build_requirement::avx2}),
+      ppl::error);
+  EXPECT_THROW(r.add({"plain_avx2", "name says avx2, entry does not", "host", returns(1)}), ppl::error);
+  EXPECT_THROW(r.add({"odd_avx2", "backends disagree", "all", PPL_AVX2_ONLY(returns(1)), build_requirement::avx2}),
+               ppl::error);
+  EXPECT_EQ(r.entries().size(), 1u);
+}

@@ -5,7 +5,8 @@
 // Every entry is registered in every build. An entry that needs a backend this build lacks (a CUDA-only kernel in
 // an OpenMP build) has no factory: `ppl strategies` lists it marked, and asking for it is an input error that names
 // the build it needs. One naming rule: an entry needs a CUDA build exactly when its name ends in "_cuda" (and its
-// backends are "cuda"); add() enforces it, so the name alone tells a user where a strategy runs.
+// backends are "cuda"), and likewise "_avx2" for host-SIMD kernels that need an x86-64 CPU with AVX2 and FMA (backends
+// "host"); add() enforces both, so the name alone tells a user where a strategy runs.
 #include <Kokkos_Macros.hpp>
 #include <algorithm>
 #include <string>
@@ -21,12 +22,23 @@
 #define PPL_CUDA_ONLY(factory) nullptr
 #endif
 
+// Host-SIMD kernels (x86/ folders): compiled in host-only builds for x86-64 with GCC or Clang (function-level target
+// attributes, no global -m flags), and offered only where the CPU has the instructions, which build_satisfies checks
+// at run time.
+#if !defined(KOKKOS_ENABLE_CUDA) && !defined(KOKKOS_ENABLE_HIP) && !defined(KOKKOS_ENABLE_SYCL) && \
+    !defined(KOKKOS_ENABLE_OPENMPTARGET) && defined(__x86_64__) && defined(__GNUC__)
+#define PPL_HAS_X86_SIMD 1
+#define PPL_AVX2_ONLY(factory) (::ppl::build_satisfies(::ppl::build_requirement::avx2) ? (factory) : nullptr)
+#else
+#define PPL_AVX2_ONLY(factory) nullptr
+#endif
+
 namespace ppl {
 
-enum class build_requirement { none, cuda };
+enum class build_requirement { none, cuda, avx2 };
 
 bool build_satisfies(build_requirement r);          // src/core/registry.cpp
-std::string requirement_text(build_requirement r);  // "a CUDA build"
+std::string requirement_text(build_requirement r);  // "a CUDA build", ...
 std::string build_backends_text();                  // this build's Kokkos backends, e.g. "OpenMP, Serial"
 
 template <class Factory>
@@ -55,9 +67,14 @@ class registry {
   void add(entry e) {
     auto fail = [&](const std::string& why) { throw error(exit_code::failure, family_ + " '" + e.name + "': " + why); };
     if (lookup(e.name) != nullptr) fail("duplicate name");
-    const bool cuda_name = e.name.size() > 5 && e.name.compare(e.name.size() - 5, 5, "_cuda") == 0;
+    const auto ends_in = [&](const std::string& tail) {
+      return e.name.size() > tail.size() && e.name.compare(e.name.size() - tail.size(), tail.size(), tail) == 0;
+    };
+    const bool cuda_name = ends_in("_cuda"), avx2_name = ends_in("_avx2");
     if (cuda_name != (e.needs == build_requirement::cuda) || cuda_name != (e.backends == "cuda"))
       fail("a name ends in _cuda exactly when the entry needs a CUDA build and its backends are \"cuda\"");
+    if (avx2_name != (e.needs == build_requirement::avx2) || (avx2_name && e.backends != "host"))
+      fail("a name ends in _avx2 exactly when the entry needs AVX2 and FMA, and its backends are \"host\"");
     if (e.available() != build_satisfies(e.needs))
       fail(e.available() ? "has a factory in a build that cannot run it" : "has no factory");
     entries_.push_back(std::move(e));

@@ -143,8 +143,15 @@ TEST(spmv_registry, unknown_names_and_bad_parameters_are_input_errors) {
     EXPECT_THROW(make_spmv_strategy("vector", "threads_per_row: 64"), input_error);
     EXPECT_THROW(make_spmv_strategy("vector", "rows_per_team: -1"), input_error);
   }
-  EXPECT_THROW(make_spmv_strategy("stream", "rows_per_team: 48"), input_error);   // not a power of two
-  EXPECT_THROW(make_spmv_strategy("stream", "threads_per_row: 8"), input_error);  // stream has no such key
+  EXPECT_THROW(make_spmv_strategy("stream", "rows_per_team: 48"), input_error);      // not a power of two
+  EXPECT_THROW(make_spmv_strategy("stream", "threads_per_row: 8"), input_error);     // stream has no such key
+  EXPECT_THROW(make_spmv_strategy("scalar_avx2", "rows_per_team: 8"), input_error);  // no parameters
+#if defined(PPL_HAS_X86_SIMD)
+  EXPECT_EQ(spmv_strategies().find("scalar_avx2") != nullptr,
+            __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+#else
+  EXPECT_EQ(spmv_strategies().find("scalar_avx2"), nullptr);
+#endif
 #if !defined(KOKKOS_ENABLE_CUDA)
   EXPECT_EQ(spmv_strategies().find("vector_cuda"), nullptr);
   EXPECT_EQ(spmv_strategies().find("stream_cuda"), nullptr);
