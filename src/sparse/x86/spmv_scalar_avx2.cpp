@@ -9,7 +9,9 @@
 // host execution space; each block runs in a function compiled for AVX2 + FMA by a target attribute (the rest of the
 // build stays generic x86-64), and the registry offers the strategy only where the CPU has both (PPL_AVX2_ONLY). A
 // block, not a row, per call: a function of another target is not inlined into Kokkos' generic loop, and one call
-// per row would cost more than it saves.
+// per row would cost more than it saves. Blocks are scheduled dynamically (Kokkos starts from the static split and
+// lets idle threads take blocks from busy ones): on the 16 threads of the H200 machine's CPU a static split left
+// Kokkos Kernels' dynamically scheduled spmv 11-30% ahead (perf/results/round26-h200).
 #include "ppl/core/registry.hpp"
 
 #if defined(PPL_HAS_X86_SIMD)
@@ -80,7 +82,9 @@ class spmv_scalar_avx2 final : public spmv_strategy {
     Kokkos::Profiling::pushRegion("ppl::spmv[scalar_avx2]");
     const int rows = A.numRows();
     Kokkos::parallel_for(
-        "ppl::spmv[scalar_avx2]", Kokkos::RangePolicy<sparse_space>(0, (rows + rows_per_block - 1) / rows_per_block),
+        "ppl::spmv[scalar_avx2]",
+        Kokkos::RangePolicy<sparse_space, Kokkos::Schedule<Kokkos::Dynamic>>(
+            0, (rows + rows_per_block - 1) / rows_per_block),
         avx2_blocks{A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), rows});
     Kokkos::Profiling::popRegion();
   }
