@@ -1,7 +1,7 @@
 #pragma once
 // Large host arrays in 2 MiB transparent huge pages where Linux offers them (THP "always" or "madvise", the default
 // of Debian and most distributions). A 970,299-row system with 27 nonzeros per row spans about 80,000 4 KiB pages;
-// on one CPU core the TLB misses of streaming them cost a fifth of an SpMV (docs/solver.md, "Huge pages"). The
+// on one CPU core the TLB misses of streaming them cost 8-15% of an SpMV (docs/solver.md, "SpMV on one CPU core"). The
 // advice only works before a page is first touched, so such arrays are allocated without initialisation, advised,
 // then written. Off the host memory space (CUDA) and off Linux this is a no-op.
 #include <Kokkos_Core.hpp>

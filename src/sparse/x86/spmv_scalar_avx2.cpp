@@ -3,7 +3,7 @@
 //
 // Why: on a CPU core the scalar loop is bound by its one-at-a-time loads and the chain of dependent adds, not by
 // memory bandwidth: at 27 nonzeros per row it streams 10-11 GB/s where the same core reads 13-20 GB/s
-// (docs/solver.md, "SpMV on one CPU core"). Four lanes of gather + FMA take about a fifth off.
+// (docs/solver.md, "SpMV on one CPU core"). Four lanes of gather + FMA take 15-44% off (perf/results/spmv-openmp-3).
 //
 // Host-SIMD specialisation, as cuda/ holds CUDA ones: the Kokkos kernel is a RangePolicy over blocks of rows on the
 // host execution space; each block runs in a function compiled for AVX2 + FMA by a target attribute (the rest of the
