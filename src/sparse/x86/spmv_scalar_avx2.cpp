@@ -11,7 +11,7 @@
 // block, not a row, per call: a function of another target is not inlined into Kokkos' generic loop, and one call
 // per row would cost more than it saves. Blocks are scheduled dynamically (Kokkos starts from the static split and
 // lets idle threads take blocks from busy ones): on the 16 threads of the H200 machine's CPU a static split left
-// Kokkos Kernels' dynamically scheduled spmv 11-30% ahead (perf/results/round26-h200).
+// Kokkos Kernels' dynamically scheduled spmv 15-29% ahead (perf/results/round26-h200).
 #include "ppl/core/registry.hpp"
 
 #if defined(PPL_HAS_X86_SIMD)
@@ -34,8 +34,8 @@ constexpr int rows_per_block = 256;
 __attribute__((target("avx2,fma"))) void avx2_rows(int first, int last, const size_type* row_map, const int* entries,
                                                    const double* values, const double* x, double* y) {
   const __m256i lane = _mm256_set_epi64x(3, 2, 1, 0);
-  // Picks the low 32 bits of each 64-bit mask lane: the mask for the four 32-bit column indices.
   const __m256d all_lanes = _mm256_castsi256_pd(_mm256_set1_epi64x(-1));
+  // Picks the low 32 bits of each 64-bit mask lane: the mask for the four 32-bit column indices.
   const __m256i low_words = _mm256_set_epi32(7, 7, 7, 7, 6, 4, 2, 0);
   for (int row = first; row < last; ++row) {
     const size_type begin = row_map[row], end = row_map[row + 1];
