@@ -9,11 +9,7 @@ set -o pipefail
 { lscpu | head -20; cat /sys/kernel/mm/transparent_hugepage/enabled; } >"$OUT/cpu.txt"
 grep -E "Model name|^CPU\(s\)" "$OUT/cpu.txt"; cat /sys/kernel/mm/transparent_hugepage/enabled
 for T in 1 16; do
-  OMP_NUM_THREADS=$T PPL_SPMV_ROWS=970299 PPL_SPMV_REPEATS=10 PPL_COPY_GIB=0.25 timeout 150 .device/omp/bench_spmv \
-    --kokkos-threads=$T --benchmark_filter='copy|/(scalar|scalar_avx2|auto|kokkos_kernels|vector_t16)/' \
-    --benchmark_out="$OUT/spmv-omp-threads$T.json" --benchmark_out_format=json >"$OUT/spmv-omp-threads$T.txt" 2>&1 ||
-    echo "bench_spmv T=$T rc $?"
-  echo "-- $T threads"; python3 perf/device/summarize.py spmv "$OUT/spmv-omp-threads$T.json"
+  echo "-- $T threads"; omp_spmv_run spmv-omp-threads$T $T 'scalar|scalar_avx2|auto|kokkos_kernels|vector_t16'
 done
 OMP_NUM_THREADS=1 krylov_run krylov-omp-1thread .device/omp/bench_krylov \
   '^bicgstab/(scalar|scalar_avx2|auto)/jacobi/cd27/' 970299 200

@@ -17,6 +17,14 @@ krylov_run() {
     --benchmark_out="$OUT/$1.json" --benchmark_out_format=json >"$OUT/$1.txt" 2>&1 || echo "$1: bench_krylov rc $?"
   python3 perf/device/summarize.py krylov "$OUT/$1.json"
 }
+# The OpenMP bench_spmv (.device/omp) on THREADS threads at 970,299 rows into $OUT/STEM.json (and .txt), then its
+# summary.    omp_spmv_run STEM THREADS STRATEGIES   (STRATEGIES: a regex alternation, e.g. 'scalar|auto')
+omp_spmv_run() {
+  OMP_NUM_THREADS=$2 PPL_SPMV_ROWS=970299 PPL_SPMV_REPEATS=10 PPL_COPY_GIB=0.25 timeout 150 .device/omp/bench_spmv \
+    --kokkos-threads="$2" --benchmark_filter="copy|/($3)/" \
+    --benchmark_out="$OUT/$1.json" --benchmark_out_format=json >"$OUT/$1.txt" 2>&1 || echo "$1: bench_spmv rc $?"
+  python3 perf/device/summarize.py spmv "$OUT/$1.json"
+}
 # A GoogleTest binary with a time limit, its log in $OUT/LOG, the last lines printed.   gtest_run EXE LOG [TIMEOUT]
 gtest_run() {
   timeout "${3:-150}" "$1" --gtest_brief=1 >"$OUT/$2" 2>&1 || echo "$2: rc $?"
