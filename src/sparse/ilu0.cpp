@@ -11,7 +11,6 @@
 #include <KokkosKernels_Handle.hpp>
 #include <KokkosSparse_spiluk.hpp>
 #include <KokkosSparse_sptrsv.hpp>
-#include <KokkosSparse_trsv.hpp>
 #include <Kokkos_Core.hpp>
 #include <Kokkos_Timer.hpp>
 #include <algorithm>
@@ -19,8 +18,10 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "ilu0_host_solve.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/huge_pages.hpp"
 #include "ppl/core/kokkos_compat.hpp"
@@ -120,27 +121,43 @@ struct pivot_check {
 };
 
 // One triangular factor and its sptrsv handle (level sets built by sptrsv_symbolic).
-// Or, `sequential`, KokkosSparse::trsv on the host: a plain loop over the rows (it reads the views directly, so only
-// for host memory; it takes rank-2 vectors, hence the n x 1 views over the same data).
+// Or, `sequential`, the host loop of ilu0_host_solve.cpp over the factor's rows (it reads the views directly, so
+// only for host memory).
 struct triangle {
   row_map_view row_map;
   entries_view entries;
   values_view values;
   kernel_handle handle;
   bool lower = true, sequential = false;
-  crs_matrix host_matrix;  // the factor as a CrsMatrix, for trsv
+  ilu0_detail::host_triangle host;
 
-  void symbolic(int n, bool is_lower, bool run_sequential) {
+  // `unit`: the stored diagonal is 1 (L and L^T).
+  void symbolic(int n, bool is_lower, bool unit, bool run_sequential) {
     lower = is_lower;
     sequential = run_sequential;
     if (sequential) {
-      host_matrix = matrix("ppl::ilu0::factor", n);
+      prepare_host<>(n, unit);
       return;
     }
     handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
     PPL_KK_TRIANGULAR_NS::sptrsv_symbolic(&handle, row_map, entries);
   }
-  // A template so that the host branch is not instantiated for device memory (CUDA builds).
+  // Templates so that the host branches are not instantiated for device memory (CUDA builds).
+  template <class Space = sparse_space>
+  void prepare_host(int n, bool unit) {
+    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
+      // Dependent on Space, so that CUDA builds (4-byte device offsets) never check it.
+      using offset_type = typename Kokkos::View<size_type*, Space>::value_type;
+      static_assert(std::is_same_v<offset_type, std::size_t>, "host row offsets are size_t");
+      host.n = n;
+      host.lower = lower;
+      host.unit = unit;
+      host.row_map = static_cast<const offset_type*>(row_map.data());
+      host.entries = entries.data();
+      host.values = values.data();
+      ilu0_detail::prepare(host);
+    }
+  }
   template <class Space = sparse_space>
   void solve(const_vector_view b, vector_view x) {
     if (!sequential) {
@@ -148,11 +165,8 @@ struct triangle {
       return;
     }
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
-      using unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
-      const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space, unmanaged> B(b.data(), b.extent(0), 1);
-      const Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space, unmanaged> X(x.data(), x.extent(0), 1);
       sparse_space().fence();  // b may still be written by a kernel of the solver
-      KokkosSparse::trsv(lower ? "L" : "U", "N", "N", host_matrix, B, X);
+      ilu0_detail::solve(host, b.data(), x.data());
     }
   }
   int levels() { return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels()); }
@@ -325,12 +339,11 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
       throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
     const bool sequential =
-        o.solve == ilu0_triangular_solve::sequential ||
-        (o.solve == ilu0_triangular_solve::automatic && host_memory && sparse_space().concurrency() == 1);
+        o.solve == ilu0_triangular_solve::sequential || (o.solve == ilu0_triangular_solve::automatic && host_memory);
     p_->sequential = sequential;
     p_->stats.sequential_solves = sequential;
-    L.symbolic(n, true, sequential);
-    U.symbolic(n, false, sequential);
+    L.symbolic(n, true, true, sequential);
+    U.symbolic(n, false, false, sequential);
     p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ilu0::work"), n);
     advise_huge_pages(p_->work);
     Kokkos::fence();
@@ -359,7 +372,7 @@ void ilu0_factorization::apply(const_vector_view r, vector_view z) const {
 void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) const {
   if (!p_->Lt) {
     // (L U)^T = U^T L^T: U^T is lower with its diagonal last once sorted, L^T upper with its unit diagonal first.
-    auto make = [&](const triangle& t, bool lower_result) {
+    auto make = [&](const triangle& t, bool lower_result, bool unit) {
       auto T = kk::transpose_matrix(t.matrix("ppl::ilu0::transpose", p_->n));
       kk::sort_crs_matrix(T);
       auto out = std::make_unique<triangle>();
@@ -367,11 +380,11 @@ void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) con
       Kokkos::deep_copy(out->row_map, T.graph.row_map);
       out->entries = T.graph.entries;
       out->values = T.values;
-      out->symbolic(p_->n, lower_result, p_->sequential);
+      out->symbolic(p_->n, lower_result, unit, p_->sequential);
       return out;
     };
-    p_->Ut = make(p_->U, true);
-    p_->Lt = make(p_->L, false);
+    p_->Ut = make(p_->U, true, false);
+    p_->Lt = make(p_->L, false, true);
   }
   p_->Ut->solve(r, p_->work);
   p_->Lt->solve(p_->work, z);

@@ -1,8 +1,9 @@
 #pragma once
 // ILU(0): the incomplete LU factorisation A ~ L U on the sparsity pattern of A (no fill-in), through Kokkos Kernels:
 // KokkosSparse::Experimental::spiluk_symbolic / spiluk_numeric with fill level 0 for the factors and
-// KokkosSparse::Experimental::sptrsv (level-scheduled) for the two triangular solves. docs/solver.md ("ILU(0)")
-// describes what the library does and what ppl adds around it (the checks, the memory cap, the transposes).
+// KokkosSparse::Experimental::sptrsv (level-scheduled) or ppl's sequential host loop for the two triangular solves.
+// docs/solver.md ("ILU(0)") describes what the library does and what ppl adds around it (the checks, the memory
+// cap, the transposes, the host solves).
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -16,9 +17,10 @@ namespace ppl {
 inline constexpr double ilu0_zero_pivot_tolerance = 100.0 * 2.220446049250313e-16;
 
 // How the triangular solves run. `level_scheduled`: KokkosSparse sptrsv, one launch per level set (a level's rows
-// in parallel). `sequential`: KokkosSparse::trsv, one host loop over the rows, no launches (host memory only).
-// `automatic`: sequential when the execution space is a host space with one thread (where level sets only add a
-// launch per level), level-scheduled otherwise.
+// in parallel). `sequential`: one host loop over the rows on the calling thread (host memory only; ilu0_host_solve
+// in src/sparse). `automatic`: sequential where the factors live in host memory, level-scheduled otherwise. On a
+// host, sptrsv's level sets cost more set-up than their parallel solves save in a solve of a few hundred
+// applications or fewer, at any thread count measured (1 to 16; docs/solver.md, "ILU(0)").
 enum class ilu0_triangular_solve { automatic, level_scheduled, sequential };
 
 struct ilu0_options {
@@ -39,7 +41,7 @@ struct ilu0_stats {
   int factor_levels = 0;           // level sets of the numeric factorisation (before splitting)
   int largest_level = 0;           // rows of the largest of those levels
   int rows_per_launch = 0;         // the most rows one numeric launch factors (the work_bytes cap)
-  bool sequential_solves = false;  // the triangular solves run as KokkosSparse::trsv
+  bool sequential_solves = false;  // the triangular solves run as one host loop
   int L_levels = 0;                // level sets of the level-scheduled triangular solves (0 when sequential)
   int U_levels = 0;
 };

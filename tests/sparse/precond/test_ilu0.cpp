@@ -150,7 +150,7 @@ void check_against_host(const host_csr& A, const std::string& what, ilu0_options
     modes.push_back(ilu0_triangular_solve::sequential);
   for (const auto mode : modes) {
     o.solve = mode;
-    check_against_host_once(A, what + (mode == ilu0_triangular_solve::sequential ? ", trsv" : ", sptrsv"), o);
+    check_against_host_once(A, what + (mode == ilu0_triangular_solve::sequential ? ", sequential" : ", sptrsv"), o);
   }
 }
 
@@ -186,6 +186,14 @@ TEST(Ilu0, SplitLevelsGiveTheSameFactors) {
   EXPECT_EQ(Lw.values, Ls.values);
   EXPECT_EQ(Uw.values, Us.values);
   check_against_host(A, "3 rows per launch", o);
+}
+
+// `automatic` solves sequentially exactly where the factors live in host memory (docs/solver.md, "ILU(0)").
+TEST(Ilu0, AutomaticSolvesSequentiallyOnHostMemory) {
+  std::mt19937_64 rng(ppl_test::seed(3));
+  const ilu0_factorization f(to_device(random_matrix(50, 4, true, rng)));
+  EXPECT_EQ(f.stats().sequential_solves,
+            (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible));
 }
 
 std::string setup_error(const std::vector<std::vector<double>>& rows, bool keep_zero_diagonal) {
