@@ -48,6 +48,17 @@ using memory_space = sparse_space::memory_space;
 using kernel_handle =
     KokkosKernels::Experimental::KokkosKernelsHandle<size_type, int, double, sparse_space, memory_space, memory_space>;
 
+// The numeric phase's launches: a team per row (TP1) is what a GPU needs; on host memory a plain range of rows (RP,
+// Kokkos Kernels 3.4 only: 4.x dropped it) skips the team machinery, one thread per row either way there; it set up
+// 4-23% faster on one thread (docs/solver.md, "ILU(0)").
+#if PPL_KK_SPILUK_CHUNKS
+constexpr auto numeric_algorithm = KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1;
+#else
+constexpr auto numeric_algorithm = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible
+                                       ? KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_RP
+                                       : KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1;
+#endif
+
 constexpr std::size_t default_work_bytes = std::size_t(256) << 20;
 // Exactly zero pivots, which Kokkos Kernels turns into 1e6, recompute to a few rounding errors of the row's scale at
 // most, far below the tolerance.
@@ -277,7 +288,7 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     auto& L = p_->L;
     auto& U = p_->U;
     kernel_handle kh;
-    kh.create_spiluk_handle(KokkosSparse::Experimental::SPILUKAlgorithm::SEQLVLSCHD_TP1, n, nnz_L, nnz_U);
+    kh.create_spiluk_handle(numeric_algorithm, n, nnz_L, nnz_U);
     auto* ih = kh.get_spiluk_handle();
     L.row_map = make_large_view<row_map_view>("ppl::ilu0::L_row_map", n + 1);
     L.entries = make_large_view<entries_view>("ppl::ilu0::L_entries", nnz_L);
