@@ -60,6 +60,10 @@ constexpr auto numeric_algorithm = Kokkos::SpaceAccessibility<Kokkos::HostSpace,
 #endif
 
 constexpr std::size_t default_work_bytes = std::size_t(256) << 20;
+// On host memory a launch factors at most this many rows per thread unless ilu0_options::work_bytes says otherwise:
+// more rows only grow the work map, whose fill and first touch cost more than the launches they save
+// (docs/solver.md, "ILU(0)").
+constexpr int host_rows_per_thread = 16;
 // Exactly zero pivots, which Kokkos Kernels turns into 1e6, recompute to a few rounding errors of the row's scale at
 // most, far below the tolerance.
 constexpr double zero_pivot_tolerance = ilu0_zero_pivot_tolerance;
@@ -267,6 +271,7 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
       throw input_error("ilu0 preconditioner: the matrix is not square (" + std::to_string(n) + " x " +
                         std::to_string(A.numCols()) + ")");
     p_->n = n;
+    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     const auto policy = Kokkos::RangePolicy<sparse_space>(0, n);
 
     int first_bad = std::numeric_limits<int>::max();
@@ -307,8 +312,9 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     p_->stats.factor_levels = static_cast<int>(ih->get_num_levels());
     p_->stats.largest_level = static_cast<int>(ih->get_level_maxrows());
     const std::size_t budget = o.work_bytes ? o.work_bytes : default_work_bytes;
-    const int cap = static_cast<int>(
+    int cap = static_cast<int>(
         std::clamp<std::size_t>(budget / (sizeof(int) * std::max<std::size_t>(n, 1)), 1, std::max(n, 1)));
+    if (host_memory && !o.work_bytes) cap = std::min(cap, host_rows_per_thread * sparse_space().concurrency());
     p_->stats.rows_per_launch = limit_rows_per_launch(*ih, cap);
     Kokkos::fence();
     p_->stats.symbolic = step.seconds();
@@ -346,7 +352,6 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     }
 
     step.reset();
-    constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
     if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
       throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
     const bool sequential =
