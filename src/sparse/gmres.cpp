@@ -2,7 +2,8 @@
 // residual it minimises and reports is the unpreconditioned b - A x that the tolerance talks about.
 //
 // The Arnoldi basis V (n x (m+1), one column per vector, on the device) is orthogonalised by classical Gram-Schmidt
-// done twice (CGS2): h = V^T w, w -= V h, twice, then ||w|| in the same pass as the second correction. CGS2 keeps
+// done twice (CGS2): h = V^T w, w -= V h, twice, then ||w|| in the same pass as the second correction; the first
+// correction and the second projection share one pass over V (3 passes over V per step, not 4). CGS2 keeps
 // the basis orthogonal to working precision like MGS does (Giraud, Langou, Rozloznik 2005: "twice is enough"), but
 // needs 2 reductions per step (each over all j+1 columns at once) where MGS needs j+1 dependent ones, each a
 // kernel and a pass over w; docs/solver.md says more. The Hessenberg matrix, its Givens rotations and the
@@ -77,13 +78,11 @@ class gmres_method final : public krylov_method {
       c_.spmv.apply(c_.A, z_, w);
       clock.charge(times.spmv);
     }
-    // CGS2: h1 = V^T w, w -= V h1; h2 = V^T w, w -= V h2 with ||w||^2 in the same pass.
+    // CGS2: h1 = V^T w; w -= V h1 and h2 = V^T w in one pass over V; w -= V h2 with ||w||^2 in the same pass.
     vec::multi_dots(V_, cols, w, s_, h1_slot());
     clock.charge(times.dot);
-    vec::combine(V_, cols, s_, h1_slot(), -1.0, 1.0, w);
+    vec::combine_then_dots(V_, cols, s_, h1_slot(), w, h2_slot());
     clock.charge(times.update);
-    vec::multi_dots(V_, cols, w, s_, h2_slot());
-    clock.charge(times.dot);
     vec::combine(V_, cols, s_, h2_slot(), -1.0, 1.0, w, norm_slot());
     clock.charge(times.update);
     fetch();

@@ -282,6 +282,31 @@ struct multi_dots_functor : sum_reduction<multi_dot_block> {
   }
 };
 
+// y -= V(:, 0..ncols) coef, then the dots of the result with columns [0, count) (count <= multi_dot_block): the
+// combine and the first multi_dots block of a Gram-Schmidt pass, reading each row of V once.
+struct combine_dots_functor : sum_reduction<multi_dot_block> {
+  runs e;
+  basis_view V;
+  int ncols, count;
+  const double* coef;  // s + slot
+  vector_view y;
+  combine_dots_functor(runs e_, basis_view V_, int ncols_, int count_, const double* coef_, vector_view y_)
+      : e(e_), V(V_), ncols(ncols_), count(count_), coef(coef_), y(y_) {}
+  KOKKOS_INLINE_FUNCTION void operator()(const int item, value_type& v) const {
+    double d[multi_dot_block] = {};
+    for (int k = 0; k < per_item; ++k) {
+      const int i = e.element(item, k);
+      if (i >= e.n) break;
+      double sum = 0;
+      for (int c = 0; c < ncols; ++c) sum += coef[c] * V(i, c);
+      const double yi = y(i) - sum;
+      y(i) = yi;
+      for (int c = 0; c < count; ++c) d[c] += V(i, c) * yi;
+    }
+    for (int c = 0; c < multi_dot_block; ++c) v.v[c] += d[c];
+  }
+};
+
 // y = b y + a V(:, 0..ncols) coef; with Norm also the sum of y_i^2 of the result.
 struct no_reduction {};
 
@@ -490,13 +515,20 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   reduce_items<3>("ppl::vec::bicg_update_dots", f.e, f, s, slot);
 }
 
-void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
+namespace {
+// multi_dots of the blocks of columns from `first` on.
+void multi_dots_from(const basis_view& V, int first, int ncols, const_vector_view w, scalar_view s, int slot) {
   const runs e(w.extent(0));
-  for (int first = 0; first < ncols; first += multi_dot_block) {
+  for (; first < ncols; first += multi_dot_block) {
     const int count = ncols - first < multi_dot_block ? ncols - first : multi_dot_block;
     reduce_items<multi_dot_block>("ppl::vec::multi_dots", e, multi_dots_functor(e, V, first, count, w), s,
                                   slot + first);
   }
+}
+}  // namespace
+
+void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
+  multi_dots_from(V, 0, ncols, w, s, slot);
 }
 
 void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
@@ -508,6 +540,14 @@ void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, 
   else
     Kokkos::parallel_for("ppl::vec::combine", e.policy(),
                          combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));
+}
+
+void combine_then_dots(const basis_view& V, int ncols, scalar_view s, int slot, vector_view y, int dot_slot) {
+  const runs e(y.extent(0));
+  const int count = ncols < multi_dot_block ? ncols : multi_dot_block;
+  reduce_items<multi_dot_block>("ppl::vec::combine_then_dots", e,
+                                combine_dots_functor(e, V, ncols, count, s.data() + slot, y), s, dot_slot);
+  multi_dots_from(V, multi_dot_block, ncols, y, s, dot_slot);
 }
 
 bool all_finite(const_vector_view x) {

@@ -106,6 +106,11 @@ void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view
 // s[norm_slot] = (y, y) of the result in the same pass.
 void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
              int norm_slot = -1);
+// y -= sum_{c < ncols} s[slot + c] V(:, c), then s[dot_slot + c] = (V(:, c), y) of the result: combine(-1, 1) and
+// multi_dots in one pass over y and V for the first block of columns (all of GMRES(30)'s on the host), the rest as
+// multi_dots. The same sums in the same order as those two calls, so the same bits. dot_slot's block must not
+// overlap [slot, slot + ncols).
+void combine_then_dots(const basis_view& V, int ncols, scalar_view s, int slot, vector_view y, int dot_slot);
 
 // True when every entry is finite (one reduction, synchronises).
 bool all_finite(const_vector_view x);

@@ -132,6 +132,7 @@ nlohmann::json run_petsc(const system& s, const std::string& ksp_type, const std
     PPL_PETSC(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
     PPL_PETSC(KSPSetTolerances(ksp, rtol, 0.0, 1e30, max_iters));
     PPL_PETSC(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
+    PPL_PETSC(KSPSetFromOptions(ksp));  // PETSc's own options (PETSC_OPTIONS) override the above
     PPL_PETSC(VecSet(x, 0.0));
     MPI_Barrier(PETSC_COMM_WORLD);
     double t0 = MPI_Wtime();
@@ -233,7 +234,8 @@ int main(int argc, char** argv) {
             "  PETSc's KSP (BCGS, GMRES(30); Jacobi, ILU(0)) beside ppl's solvers on the same systems, one JSON line\n"
             "  per configuration. LIST: comma-separated, of 2dcyl1, ani4 (Matrix Market files in DIR, default data)\n"
             "  and cd27_<n>, cd81_<n> (generated, n elements per side); default 2dcyl1,ani4,cd27_40,cd81_20.\n"
-            "  Repeats (default 3): set-up and solve from scratch each time; medians. Kokkos flags pass through.\n");
+            "  Repeats (default 3): set-up and solve from scratch each time; medians. Kokkos flags pass through;\n"
+            "  PETSc options in PETSC_OPTIONS (e.g. -ksp_gmres_cgs_refinement_type refine_always) override ours.\n");
         PetscFinalize();
         return 0;
       }

@@ -262,6 +262,33 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
   EXPECT_TRUE(vec::all_finite(yd));
 }
 
+// GMRES's fused pass: combine_then_dots gives the bits of combine(-1, 1) followed by multi_dots, with 11 columns
+// (on a GPU the fused block of 8 and a plain one) and 40 (on the host a fused block of 32 and a plain one).
+TEST_P(vector_ops, combine_then_dots_equals_combine_and_multi_dots) {
+  const int n = GetParam();
+  for (const int cols : {11, 40}) {
+    SCOPED_TRACE(cols);
+    vec::basis_view V("V", n, cols);
+    auto Vh = Kokkos::create_mirror_view(V);
+    for (int c = 0; c < cols; ++c) {
+      const auto col = random_vector(n, rng);
+      for (int i = 0; i < n; ++i) Vh(i, c) = col[i];
+    }
+    Kokkos::deep_copy(V, Vh);
+    const int pad = vec::multi_dot_slots(cols), coef_slot = 0, dot_slot = pad;
+    std::vector<double> slots(2 * pad, -1.0);
+    for (int c = 0; c < cols; ++c) slots[coef_slot + c] = uniform(rng, -1.0, 1.0);
+    const auto y = random_vector(n, rng);
+    auto s_two = slots_on_device(slots), s_one = slots_on_device(slots);
+    auto y_two = to_device_vector(y), y_one = to_device_vector(y);
+    vec::combine(V, cols, s_two, coef_slot, -1.0, 1.0, y_two);
+    vec::multi_dots(V, cols, y_two, s_two, dot_slot);
+    vec::combine_then_dots(V, cols, s_one, coef_slot, y_one, dot_slot);
+    EXPECT_EQ(to_host_vector(y_one), to_host_vector(y_two));
+    EXPECT_EQ(to_host_vector(s_one), to_host_vector(s_two));
+  }
+}
+
 // 1,100,003 elements: on a GPU more work items than one wave of reduction teams has threads, so every thread of a
 // reduction walks several items (vector_ops.cpp, reduce_items).
 INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003, 1100003));
