@@ -25,7 +25,8 @@ enum class ilu0_triangular_solve { automatic, level_scheduled, sequential };
 
 struct ilu0_options {
   // Kokkos Kernels' numeric phase keeps a dense map of `rows` ints per row factored concurrently; a level with
-  // more rows than this budget allows is factored in several launches. 0: 256 MiB.
+  // more rows than this budget allows is factored in several launches. 0: 256 MiB, and on host memory at most 16
+  // rows per thread in a launch (a larger map costs more to fill than the launches it saves).
   std::size_t work_bytes = 0;
   ilu0_triangular_solve solve = ilu0_triangular_solve::automatic;
 };
