@@ -127,10 +127,12 @@ class ions_job final : public job {
 
     t0 = clock_type::now();
     describe_map(s, cfg_, map);
-    if (cfg_.dx_before)
-      for (std::size_t n = 0; n < g.size(); ++n) before(n) = float(before(n) * scale);
-    if (cfg_.dx_after)
-      for (std::size_t n = 0; n < g.size(); ++n) after(n) = float(after(n) * scale);
+    // Over the map's own extent: a bound from the grid let GCC assume the loop might run past any allocation.
+    const auto rescale = [scale](const host_map& m) {
+      for (std::size_t n = 0; n < m.extent(0); ++n) m(n) = float(m(n) * scale);
+    };
+    if (cfg_.dx_before) rescale(before);
+    if (cfg_.dx_after) rescale(after);
     phases_.emplace_back("scaling", seconds_since(t0));
     job_seconds_ = seconds_since(ctx.started);  // before the outputs, whose writing the summary itself is part of
     t0 = clock_type::now();
