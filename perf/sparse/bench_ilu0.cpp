@@ -17,6 +17,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppl/sparse/generators.hpp"
@@ -111,40 +112,25 @@ void bm_spmv(benchmark::State& st, std::string name) {
   st.counters["rows"] = A.numRows();
 }
 
+// Manual time in ms, 3 repetitions of `iterations` runs each.
+template <class... Args>
+void add(const std::string& name, int iterations, Args&&... args) {
+  benchmark::RegisterBenchmark(name.c_str(), std::forward<Args>(args)...)
+      ->UseManualTime()
+      ->Iterations(iterations)
+      ->Repetitions(3)
+      ->Unit(benchmark::kMillisecond);
+}
+
 const bool registered = [] {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
+  // The solve paths: sptrsv everywhere, the sequential loop on host memory only.
+  std::vector<std::pair<std::string, ilu0_triangular_solve>> paths{{"sptrsv", ilu0_triangular_solve::level_scheduled}};
+  if (host) paths.emplace_back("sequential", ilu0_triangular_solve::sequential);
   for (const auto& m : matrices()) {
-    benchmark::RegisterBenchmark(("ilu0_setup/" + m + "/sptrsv").c_str(), bm_setup, m,
-                                 ilu0_triangular_solve::level_scheduled)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Repetitions(3)
-        ->Unit(benchmark::kMillisecond);
-    if (host)
-      benchmark::RegisterBenchmark(("ilu0_setup/" + m + "/sequential").c_str(), bm_setup, m,
-                                   ilu0_triangular_solve::sequential)
-          ->UseManualTime()
-          ->Iterations(1)
-          ->Repetitions(3)
-          ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("spmv/" + m).c_str(), bm_spmv, m)
-        ->UseManualTime()
-        ->Iterations(20)
-        ->Repetitions(3)
-        ->Unit(benchmark::kMillisecond);
-    benchmark::RegisterBenchmark(("ilu0_apply/" + m + "/sptrsv").c_str(), bm_apply, m,
-                                 ilu0_triangular_solve::level_scheduled)
-        ->UseManualTime()
-        ->Iterations(20)
-        ->Repetitions(3)
-        ->Unit(benchmark::kMillisecond);
-    if (host)
-      benchmark::RegisterBenchmark(("ilu0_apply/" + m + "/sequential").c_str(), bm_apply, m,
-                                   ilu0_triangular_solve::sequential)
-          ->UseManualTime()
-          ->Iterations(20)
-          ->Repetitions(3)
-          ->Unit(benchmark::kMillisecond);
+    for (const auto& [label, path] : paths) add("ilu0_setup/" + m + "/" + label, 1, bm_setup, m, path);
+    add("spmv/" + m, 20, bm_spmv, m);
+    for (const auto& [label, path] : paths) add("ilu0_apply/" + m + "/" + label, 20, bm_apply, m, path);
   }
   return true;
 }();
