@@ -18,7 +18,6 @@
 #include <limits>
 #include <sstream>
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "ilu0_host_solve.hpp"
@@ -144,7 +143,7 @@ struct triangle {
   values_view values;
   kernel_handle handle;
   bool lower = true, sequential = false;
-  ilu0_detail::host_triangle host;
+  ilu0_detail::host_triangle<size_type> host;
 
   // `unit`: the stored diagonal is 1 (L and L^T).
   void symbolic(int n, bool is_lower, bool unit, bool run_sequential) {
@@ -155,19 +154,58 @@ struct triangle {
       return;
     }
     handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
+#if PPL_KK_SPILUK_CHUNKS
     PPL_KK_TRIANGULAR_NS::sptrsv_symbolic(&handle, row_map, entries);
+#else
+    set_solve_levels(n);
+#endif
   }
+#if !PPL_KK_SPILUK_CHUNKS
+  // The level sets sptrsv_symbolic of Kokkos Kernels 3.4 builds, built in O(nnz) instead of its O(levels x rows)
+  // scan (3.6 of 5.0 s of set-up at 970,299 rows on one thread, docs/solver.md "ILU(0)"): row i's level is one
+  // more than the largest level of the rows it reads (0 if none); rows grouped by level, ascending within a level
+  // for L (descending for U), as the library's scan leaves them; then the handle's views as its symbolic phase
+  // fills them.
+  void set_solve_levels(int n) {
+    auto* h = handle.get_sptrsv_handle();
+    h->new_init_handle(n);  // the views, as the library's sptrsv_symbolic allocates them first
+    const auto rm = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), row_map);
+    const auto cols = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), entries);
+    auto level = Kokkos::create_mirror_view(h->get_level_list());
+    int nlevels = 0;
+    for (int step = 0; step < n; ++step) {
+      const int i = lower ? step : n - 1 - step;
+      int l = 0;
+      for (auto k = rm(i); k < rm(i + 1); ++k)
+        if (cols(k) != i) l = std::max(l, static_cast<int>(level(cols(k))) + 1);
+      level(i) = l;
+      nlevels = std::max(nlevels, l + 1);
+    }
+    auto per_level = h->get_host_nodes_per_level();
+    auto grouped = h->get_host_nodes_grouped_by_level();
+    std::vector<int> next(static_cast<std::size_t>(nlevels) + 1, 0);
+    for (int l = 0; l < nlevels; ++l) per_level(l) = 0;
+    for (int i = 0; i < n; ++i) ++per_level(level(i));
+    for (int l = 0; l < nlevels; ++l) next[l + 1] = next[l] + static_cast<int>(per_level(l));
+    for (int step = 0; step < n; ++step) {
+      const int i = lower ? step : n - 1 - step;
+      grouped(next[level(i)]++) = i;
+    }
+    Kokkos::deep_copy(h->get_level_list(), level);
+    Kokkos::deep_copy(h->get_nodes_per_level(), per_level);
+    Kokkos::deep_copy(h->get_nodes_grouped_by_level(), grouped);
+    h->set_num_levels(nlevels);
+    h->set_symbolic_complete();
+  }
+#endif
   // Templates so that the host branches are not instantiated for device memory (CUDA builds).
   template <class Space = sparse_space>
   void prepare_host(int n, bool unit) {
     if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
-      // Dependent on Space, so that CUDA builds (4-byte device offsets) never check it.
-      using offset_type = typename Kokkos::View<size_type*, Space>::value_type;
-      static_assert(std::is_same_v<offset_type, std::size_t>, "host row offsets are size_t");
       host.n = n;
       host.lower = lower;
       host.unit = unit;
-      host.row_map = static_cast<const offset_type*>(row_map.data());
+      host.row_map = row_map.data();
       host.entries = entries.data();
       host.values = values.data();
       ilu0_detail::prepare(host);
@@ -184,7 +222,9 @@ struct triangle {
       ilu0_detail::solve(host, b.data(), x.data());
     }
   }
-  int levels() { return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels()); }
+  int levels() {
+    return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels());
+  }
   crs_matrix matrix(const std::string& label, int n) const {
     return crs_matrix(label, n, n, static_cast<size_type>(values.extent(0)), values, row_map, entries);
   }
@@ -236,6 +276,14 @@ int limit_rows_per_launch(iluk_handle& h, int cap) {
   return largest;
 #endif
 }
+
+}  // namespace
+
+bool ilu0_level_scheduling_pays(int threads, int rows, int levels) {
+  return threads >= 8 && static_cast<long long>(rows) >= 32LL * threads * std::max(levels, 1);
+}
+
+namespace {
 
 [[noreturn]] void throw_row_error(int row, const std::string& what) {
   throw input_error("ilu0 preconditioner: row " + std::to_string(row + 1) + " (1-based) " + what);
@@ -354,8 +402,9 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     step.reset();
     if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
       throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
-    const bool sequential =
-        o.solve == ilu0_triangular_solve::sequential || (o.solve == ilu0_triangular_solve::automatic && host_memory);
+    const bool sequential = o.solve == ilu0_triangular_solve::sequential ||
+                            (o.solve == ilu0_triangular_solve::automatic && host_memory &&
+                             !ilu0_level_scheduling_pays(sparse_space().concurrency(), n, p_->stats.factor_levels));
     p_->sequential = sequential;
     p_->stats.sequential_solves = sequential;
     L.symbolic(n, true, true, sequential);

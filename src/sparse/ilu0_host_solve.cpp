@@ -5,12 +5,13 @@
 
 namespace ppl::ilu0_detail {
 
-void prepare(host_triangle& t) {
+template <class Offset>
+void prepare(host_triangle<Offset>& t) {
   t.inverse_diagonal.clear();
   if (t.unit) return;
   t.inverse_diagonal.resize(static_cast<std::size_t>(t.n));
   for (int i = 0; i < t.n; ++i) {
-    const std::size_t d = t.lower ? t.row_map[i + 1] - 1 : t.row_map[i];
+    const Offset d = t.lower ? t.row_map[i + 1] - 1 : t.row_map[i];
     t.inverse_diagonal[static_cast<std::size_t>(i)] = 1.0 / t.values[d];
   }
 }
@@ -18,10 +19,10 @@ void prepare(host_triangle& t) {
 namespace {
 
 // b_i minus the products of entries [begin, end) of the row with x.
-inline double row_rest(const int* cols, const double* vals, std::size_t begin, std::size_t end, const double* x,
-                       double b) {
+template <class Offset>
+inline double row_rest(const int* cols, const double* vals, Offset begin, Offset end, const double* x, double b) {
   double s0 = b, s1 = 0;
-  std::size_t k = begin;
+  Offset k = begin;
   for (; k + 1 < end; k += 2) {
     s0 -= vals[k] * x[cols[k]];
     s1 -= vals[k + 1] * x[cols[k + 1]];
@@ -32,8 +33,9 @@ inline double row_rest(const int* cols, const double* vals, std::size_t begin, s
 
 }  // namespace
 
-void solve(const host_triangle& t, const double* b, double* x) {
-  const std::size_t* rm = t.row_map;
+template <class Offset>
+void solve(const host_triangle<Offset>& t, const double* b, double* x) {
+  const Offset* rm = t.row_map;
   const int* cols = t.entries;
   const double* vals = t.values;
   const double* inv = t.inverse_diagonal.data();
@@ -49,5 +51,12 @@ void solve(const host_triangle& t, const double* b, double* x) {
     }
   }
 }
+
+template void prepare<int>(host_triangle<int>&);
+template void prepare<unsigned>(host_triangle<unsigned>&);
+template void prepare<std::size_t>(host_triangle<std::size_t>&);
+template void solve<int>(const host_triangle<int>&, const double*, double*);
+template void solve<unsigned>(const host_triangle<unsigned>&, const double*, double*);
+template void solve<std::size_t>(const host_triangle<std::size_t>&, const double*, double*);
 
 }  // namespace ppl::ilu0_detail

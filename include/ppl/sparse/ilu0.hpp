@@ -18,10 +18,14 @@ inline constexpr double ilu0_zero_pivot_tolerance = 100.0 * 2.220446049250313e-1
 
 // How the triangular solves run. `level_scheduled`: KokkosSparse sptrsv, one launch per level set (a level's rows
 // in parallel). `sequential`: one host loop over the rows on the calling thread (host memory only; ilu0_host_solve
-// in src/sparse). `automatic`: sequential where the factors live in host memory, level-scheduled otherwise. On a
-// host, sptrsv's level sets cost more set-up than their parallel solves save in a solve of a few hundred
-// applications or fewer, at any thread count measured (1 to 16; docs/solver.md, "ILU(0)").
+// in src/sparse). `automatic`: level-scheduled on a GPU; on host memory level-scheduled only where
+// ilu0_level_scheduling_pays, else sequential.
 enum class ilu0_triangular_solve { automatic, level_scheduled, sequential };
+
+// On a host: whether `threads` threads solve faster level by level than one thread row by row, for a factor of
+// `rows` rows in `levels` level sets: at least 8 threads and 32 rows per level per thread (the rule fits the
+// measurements in docs/solver.md, "ILU(0)": 1 to 16 threads, 1,784 to 970,299 rows).
+bool ilu0_level_scheduling_pays(int threads, int rows, int levels);
 
 struct ilu0_options {
   // Kokkos Kernels' numeric phase keeps a dense map of `rows` ints per row factored concurrently; a level with

@@ -112,6 +112,20 @@ double max_difference(const std::vector<double>& x, const std::vector<double>& y
   return m;
 }
 
+// Level sets of a triangular solve: row i's level is one more than the largest level of the rows it reads; the
+// count of levels is the longest dependency chain (what sptrsv launches once per level).
+int solve_levels(const host_csr& T, bool lower) {
+  std::vector<int> level(T.rows, 0);
+  int count = 0;
+  for (int step = 0; step < T.rows; ++step) {
+    const int i = lower ? step : T.rows - 1 - step;
+    for (auto k = T.row_map[i]; k < T.row_map[i + 1]; ++k)
+      if (T.entries[k] != i) level[i] = std::max(level[i], level[T.entries[k]] + 1);
+    count = std::max(count, level[i] + 1);
+  }
+  return count;
+}
+
 // Factors A with Kokkos Kernels and with the host oracle; checks the factors, apply() and apply_transpose().
 void check_against_host_once(const host_csr& A, const std::string& what, const ilu0_options& o) {
   SCOPED_TRACE(what);
@@ -124,6 +138,10 @@ void check_against_host_once(const host_csr& A, const std::string& what, const i
   EXPECT_LE(factor_difference(L, ref.L, true), 1e-12) << "L";
   EXPECT_LE(factor_difference(U, ref.U, false), 1e-12) << "U";
   EXPECT_EQ(f.stats().nnz_L + f.stats().nnz_U, static_cast<std::int64_t>(A.entries.size()) + A.rows);
+  if (o.solve == ilu0_triangular_solve::level_scheduled) {
+    EXPECT_EQ(f.stats().L_levels, solve_levels(L, true));
+    EXPECT_EQ(f.stats().U_levels, solve_levels(U, false));
+  }
 
   std::mt19937_64 rng(ppl_test::seed(7));
   const auto r = random_vector(A.rows, rng);
@@ -188,12 +206,20 @@ TEST(Ilu0, SplitLevelsGiveTheSameFactors) {
   check_against_host(A, "3 rows per launch", o);
 }
 
-// `automatic` solves sequentially exactly where the factors live in host memory (docs/solver.md, "ILU(0)").
-TEST(Ilu0, AutomaticSolvesSequentiallyOnHostMemory) {
+// `automatic` solves sequentially on host memory below the rule's thresholds (these tests run on 1 or 2 threads),
+// level by level on a GPU; the rule's boundaries (docs/solver.md, "ILU(0)").
+TEST(Ilu0, AutomaticSolvePath) {
   std::mt19937_64 rng(ppl_test::seed(3));
   const ilu0_factorization f(to_device(random_matrix(50, 4, true, rng)));
-  EXPECT_EQ(f.stats().sequential_solves,
-            (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible));
+  constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
+  const bool pays = ilu0_level_scheduling_pays(sparse_space().concurrency(), 50, f.stats().factor_levels);
+  EXPECT_FALSE(pays);
+  EXPECT_EQ(f.stats().sequential_solves, host);
+  EXPECT_FALSE(ilu0_level_scheduling_pays(4, 970299, 687));  // 4 threads: sequential on every matrix measured
+  EXPECT_TRUE(ilu0_level_scheduling_pays(8, 970299, 687));   // 1,412 rows per level
+  EXPECT_TRUE(ilu0_level_scheduling_pays(16, 250047, 435));  // 575 rows per level
+  EXPECT_FALSE(ilu0_level_scheduling_pays(16, 59319, 267));  // 222 rows per level
+  EXPECT_FALSE(ilu0_level_scheduling_pays(16, 3081, 183));   // ani4
 }
 
 std::string setup_error(const std::vector<std::vector<double>>& rows, bool keep_zero_diagonal) {
