@@ -277,14 +277,6 @@ int limit_rows_per_launch(iluk_handle& h, int cap) {
 #endif
 }
 
-}  // namespace
-
-bool ilu0_level_scheduling_pays(int threads, int rows, int levels) {
-  return threads >= 8 && static_cast<long long>(rows) >= 32LL * threads * std::max(levels, 1);
-}
-
-namespace {
-
 [[noreturn]] void throw_row_error(int row, const std::string& what) {
   throw input_error("ilu0 preconditioner: row " + std::to_string(row + 1) + " (1-based) " + what);
 }
@@ -299,6 +291,10 @@ std::vector<int> host_row_columns(const crs_matrix& A, int row) {
 }
 
 }  // namespace
+
+bool ilu0_level_scheduling_pays(int threads, int rows, int levels) {
+  return threads >= 8 && static_cast<long long>(rows) >= 32LL * threads * std::max(levels, 1);
+}
 
 struct ilu0_factorization::impl {
   int n = 0;
