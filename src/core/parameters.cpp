@@ -1,11 +1,9 @@
-// Declared parameter spaces and their reader (include/ppl/core/parameters.hpp).
+// Declared parameters: text, checks and tables (include/ppl/core/parameters.hpp).
 #include "ppl/core/parameters.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <sstream>
-
-#include "ppl/core/error.hpp"
 
 namespace ppl {
 namespace {
@@ -22,84 +20,103 @@ std::string join(const std::vector<std::string>& v, const char* sep) {
   return out;
 }
 
+const char* type_name(parameter_type t) {
+  switch (t) {
+    case parameter_type::integer:
+      return "an integer";
+    case parameter_type::real:
+      return "a number";
+    case parameter_type::choice:
+      return "a name";
+    case parameter_type::integer3:
+      return "[x, y, z]";
+  }
+  return "?";
+}
+
 }  // namespace
+
+std::string value_text(const parameter_value& v) {
+  struct {
+    std::string operator()(int i) const { return std::to_string(i); }
+    std::string operator()(double d) const { return number_text(d); }
+    std::string operator()(const std::string& s) const { return s; }
+    std::string operator()(const std::array<int, 3>& a) const {
+      return "[" + std::to_string(a[0]) + ", " + std::to_string(a[1]) + ", " + std::to_string(a[2]) + "]";
+    }
+  } text;
+  return std::visit(text, v);
+}
+
+parameter_type type_of(const parameter_value& v) {
+  switch (v.index()) {
+    case 0:
+      return parameter_type::integer;
+    case 1:
+      return parameter_type::real;
+    case 2:
+      return parameter_type::choice;
+    default:
+      return parameter_type::integer3;
+  }
+}
 
 std::string parameter_spec::values_text() const {
   if (!allowed.empty()) return "one of " + join(allowed, ", ");
   const std::string range = "[" + number_text(lo) + ", " + number_text(hi) + "]";
-  return type == parameter_type::integer3 ? "[x, y, z] each in " + range : range;
+  if (type == parameter_type::integer3) return "[x, y, z] each in " + range;
+  return has_auto ? "auto or " + range : range;
 }
 
-parameter_reader::parameter_reader(const parameter_space& space, const config_node* params, bool gpu)
-    : space_(space), params_(params), gpu_(gpu) {}
-
-const parameter_spec& parameter_reader::spec(const std::string& name, parameter_type type) const {
-  const auto it = std::find_if(space_.begin(), space_.end(), [&](const parameter_spec& s) { return s.name == name; });
-  if (it == space_.end() || it->type != type)
-    throw error(exit_code::failure, "parameter '" + name + "' is not declared with this type in its strategy's space");
-  return *it;
-}
-
-bool parameter_reader::given(const std::string& name) const {
-  return params_ != nullptr && params_->has(name);
-}
-
-int parameter_reader::integer(const std::string& name) const {
-  const auto& s = spec(name, parameter_type::integer);
-  const std::string& d = s.default_for(gpu_);
-  const int fallback = d == "auto" ? 0 : std::stoi(d);
-  if (!given(name)) return fallback;
-  const int v = params_->get_in<int>(name, fallback, int(s.lo), int(s.hi));
-  if (!s.allowed.empty() && std::find(s.allowed.begin(), s.allowed.end(), std::to_string(v)) == s.allowed.end())
-    throw input_error(params_->where(name) + ": '" + params_->key_path(name) + "' = " + std::to_string(v) +
-                      " is not one of: " + join(s.allowed, ", "));
+parameter_value parameter_spec::coerce(const parameter_value& v) const {
+  if (type == parameter_type::real && std::holds_alternative<int>(v)) return double(std::get<int>(v));
+  if (type == parameter_type::integer && has_auto && std::holds_alternative<std::string>(v) &&
+      std::get<std::string>(v) == "auto")
+    return 0;
+  if (type_of(v) != type)
+    throw parameter_error(name, "must be " + std::string(type_name(type)) + " (" + values_text() + "), got '" +
+                                    value_text(v) + "'");
   return v;
 }
 
-double parameter_reader::real(const std::string& name) const {
-  const auto& s = spec(name, parameter_type::real);
-  const std::string& d = s.default_for(gpu_);
-  const double fallback = d == "auto" ? 0.0 : std::stod(d);
-  if (!given(name)) return fallback;
-  return params_->get_in<double>(name, fallback, s.lo, s.hi);
-}
-
-std::string parameter_reader::choice(const std::string& name) const {
-  const auto& s = spec(name, parameter_type::choice);
-  const std::string& d = s.default_for(gpu_);
-  if (!given(name)) return d;
-  return params_->get_choice(name, d, s.allowed);
-}
-
-std::array<int, 3> parameter_reader::integer3(const std::string& name) const {
-  const auto& s = spec(name, parameter_type::integer3);
-  std::array<int, 3> out{};
-  if (!given(name)) {
-    std::istringstream in(s.default_for(gpu_));
-    char c;
-    in >> c >> out[0] >> c >> out[1] >> c >> out[2];  // "[8, 8, 8]"
-    return out;
+void parameter_spec::check(const parameter_value& v) const {
+  const parameter_value c = coerce(v);
+  const auto bad = [&](const std::string& why) {
+    throw parameter_error(name, "= " + value_text(c) + " " + why);
+  };
+  switch (type) {
+    case parameter_type::integer: {
+      const int i = std::get<int>(c);
+      if (has_auto && i == 0) return;
+      if (!allowed.empty()) {
+        if (std::find(allowed.begin(), allowed.end(), std::to_string(i)) == allowed.end())
+          bad("is not one of " + join(allowed, ", "));
+      } else if (i < lo || i > hi) {
+        bad("is outside " + values_text());
+      }
+      return;
+    }
+    case parameter_type::real: {
+      const double d = std::get<double>(c);
+      if (!std::isfinite(d) || d < lo || d > hi) bad("is outside " + values_text());
+      return;
+    }
+    case parameter_type::choice:
+      if (std::find(allowed.begin(), allowed.end(), std::get<std::string>(c)) == allowed.end())
+        bad("is not one of " + join(allowed, ", "));
+      return;
+    case parameter_type::integer3:
+      for (int x : std::get<std::array<int, 3>>(c))
+        if (x < lo || x > hi) bad("has a value outside [" + number_text(lo) + ", " + number_text(hi) + "]");
+      return;
   }
-  const auto v = params_->get<std::vector<int>>(name);
-  if (v.size() != 3) throw input_error(params_->where(name) + ": '" + params_->key_path(name) + "' must be [x, y, z]");
-  for (int d = 0; d < 3; ++d) {
-    if (v[std::size_t(d)] < s.lo || v[std::size_t(d)] > s.hi)
-      throw input_error(params_->where(name) + ": '" + params_->key_path(name) + "' values must be in [" +
-                        number_text(s.lo) + ", " + number_text(s.hi) + "]");
-    out[std::size_t(d)] = v[std::size_t(d)];
-  }
-  return out;
 }
 
 std::string parameter_table(const parameter_space& space) {
   if (space.empty()) return "(no parameters)\n";
-  std::string out = "| parameter | values | default (host / GPU) | meaning |\n|---|---|---|---|\n";
-  for (const auto& s : space) {
-    const std::string defaults = s.gpu_default.empty() || s.gpu_default == s.host_default
-                                     ? s.host_default
-                                     : s.host_default + " / " + s.gpu_default;
-    out += "| `" + s.name + "` | " + s.values_text() + " | " + defaults + " | " + s.doc + " |\n";
-  }
+  std::string out = "| parameter | values | default | meaning |\n|---|---|---|---|\n";
+  for (const auto& s : space)
+    out += "| `" + s.name + "` | " + s.values_text() + " | " + s.default_text + " | " + s.doc + " |\n";
   return out;
 }
 
