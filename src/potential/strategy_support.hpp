@@ -7,7 +7,7 @@
 #include <string>
 #include <type_traits>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"

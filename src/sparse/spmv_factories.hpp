@@ -2,7 +2,7 @@
 // Factories of the SpMV strategies, one per file, collected into the registry by register.cpp.
 #include <memory>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/sparse/spmv_defaults.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 

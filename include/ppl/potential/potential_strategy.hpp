@@ -19,30 +19,17 @@
 #include <utility>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/device_buffers.hpp"
 #include "ppl/core/registry.hpp"
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
+#include "ppl/spatial/point_charges.hpp"
 
 namespace ppl {
 
 constexpr double coincidence_radius2 = 1e-8;  // A^2; see the singularity rule above
-
-struct atom4 {
-  float x, y, z, q;  // position relative to the lattice origin, charge
-};
-
-// Atoms on the device, shifted by -origin in float64 before rounding to float32.
-struct device_atoms {
-  Kokkos::View<atom4*> data;  // over `block`, from the device buffer cache (ppl/core/device_buffers.hpp)
-  Kokkos::View<atom4*, Kokkos::HostSpace>
-      host;                             // same contents, for strategies that stage through host/constant memory
-  std::shared_ptr<device_block> block;  // what `data` lives in: kept as long as any copy of these atoms
-  std::size_t size() const { return data.extent(0); }
-};
-device_atoms to_device(const atoms& a, const lattice& g);
 
 // Lattice values, x fastest (lattice::index), float32 on the default memory space.
 using potential_view = Kokkos::View<float*>;

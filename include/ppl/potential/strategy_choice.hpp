@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 

@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/registry.hpp"
 #include "ppl/sparse/csr.hpp"
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 #include "support/ppl_test.hpp"
 #include "tolerance.hpp"

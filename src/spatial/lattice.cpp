@@ -1,5 +1,5 @@
 // Lattice limits and the lattice from the atoms' bounding box (Parboil's cutcp convention, data/README.md).
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 #include <fmt/format.h>
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/spatial/lattice_shape.hpp"
 
 namespace ppl {

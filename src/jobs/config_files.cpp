@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "config_state.hpp"
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
 

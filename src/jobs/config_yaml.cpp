@@ -14,7 +14,7 @@
 #include <sstream>
 
 #include "config_state.hpp"
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 
 namespace ppl {

@@ -1,5 +1,5 @@
 // Atoms in: the PQR reader and the synthetic generators (uniform random box, TIP3-like water box).
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 
 #include <algorithm>
 #include <array>

@@ -1,7 +1,7 @@
 // The checked config node: typed access, ranges, choices, unknown keys, overrides, and where errors point.
 #include <gtest/gtest.h>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "support/ppl_test.hpp"
 

@@ -2,7 +2,7 @@
 // so atoms 1e5 A from the coordinate origin keep sub-milli-Angstrom precision near their lattice.
 #include <Kokkos_Core.hpp>
 
-#include "ppl/potential/potential_strategy.hpp"
+#include "ppl/spatial/point_charges.hpp"
 
 namespace ppl {
 
@@ -18,7 +18,7 @@ device_atoms to_device(const atoms& a, const lattice& g) {
   const double* q = a.q.data();
   const double ox = g.origin[0], oy = g.origin[1], oz = g.origin[2];
   Kokkos::parallel_for(
-      "ppl::potential::atoms_to_lattice_frame",
+      "ppl::spatial::atoms_to_lattice_frame",
       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, std::int64_t(n)),
       [=](std::int64_t i) {
         host(i) = atom4{float(x[i] - ox), float(y[i] - oy), float(z[i] - oz), float(q[i])};
