@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
 # OpenMP waiting on an idle and a shared CPU (docs/cli.md, "OpenMP threads on a shared machine"): Jacobi-BiCGSTAB
 # milliseconds per iteration on 2dcyl1 (1,784 rows) and a generated 59,319-row system, with libgomp's own spinning
-# (GOMP_SPINCOUNT=300000: ppl before it bounded the spin), ppl's default (no variable set), OMP_WAIT_POLICY=passive,
-# and one thread; 2 threads on cores 2-3 idle, with a busy loop on core 3, with busy loops on both, and 16 threads
-# on cores 0-15 idle and with a busy loop on core 15. Round robin, medians. Needs 16 cores; about 3 minutes.
-#   PPL=build/openmp/ppl bash perf/device/openmp_wait.sh      (CSV in $OUT/openmp_wait.csv, table on stdout)
+# (GOMP_SPINCOUNT=300000, libgomp's default), ppl's default (no variable set), OMP_WAIT_POLICY=passive, and one
+# thread; 2 threads on cores 2-3 idle, with a busy loop on core 3, with busy loops on both, and 16 threads on cores
+# 0-15 idle and with a busy loop on core 15. Round robin, medians. Needs 16 cores; about 3 minutes.
+#
+#   PPL=build/openmp/ppl perf/host/openmp_wait.sh [RESULTS_DIR]     (CSV in RESULTS_DIR/openmp_wait.csv, default .;
+#                                                                   the table on stdout)
 set -u
 P=${PPL:-build/openmp/ppl}
-OUT=${OUT:-.}
+OUT=${1:-${OUT:-.}}
+mkdir -p "$OUT"
 J0=configs/examples/solve_2dcyl1.yaml
 J1=$(mktemp -d)/cd40.yaml
 printf 'job: solve\nmatrix: {generator: convection_diffusion, n: 40}\nsolver: {preconditioner: jacobi}\n' >"$J1"
