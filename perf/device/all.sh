@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The headline measurements in one command, one results folder per benchmark (about 5-8 minutes on an H200, after
+# The headline measurements in one command, one results folder per benchmark (within about 8 minutes on an H200, after
 # `cmake/deps/bootstrap.sh cuda && cmake --workflow --preset cuda-build`; the tests are perf/device/tests.sh):
 #
 #   perf/device/all.sh RESULTS_ROOT [MACHINE]     e.g. perf/device/all.sh perf/results h200
@@ -13,7 +13,8 @@
 #   krylov     BiCGSTAB and GMRES(30) + Jacobi per iteration at 3M rows, ILU(0) set-up and application on the GPU;
 #   ions       150 ions on 400^3, three times, with the hybrid kernel and with the 12 A cutoff map.
 # Each driver's own defaults measure more (perf/README.md). A driver that fails does not stop the others; the exit
-# status is 1 if any failed.
+# status is 1 if any failed. The time: the steps' durations in the kept results add up to about 4-5 minutes, and
+# all.sh prints each driver's seconds.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 [ $# -ge 1 ] || { echo "usage: $(basename "$0") RESULTS_ROOT [MACHINE]" >&2; exit 2; }
