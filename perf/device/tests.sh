@@ -6,6 +6,7 @@
 #
 # Steps: cmake/deps/bootstrap.sh cuda (Kokkos + Kokkos Kernels for CUDA, cached after the first time), cmake
 # --workflow --preset cuda-build, ctest --preset cuda. TESTS_SKIP_BUILD=1 runs the tests of an existing build/cuda;
+# PPL_BUILD other than build/cuda: its tests with `ctest --test-dir` (no build step then: set TESTS_SKIP_BUILD=1);
 # TESTS_JOBS (default 1: the suites share one GPU) is ctest's -j; CTEST_ARGS adds ctest arguments (e.g. "-R spmv").
 # Writes ctest.log, ctest-junit.xml, ppl-info.log and ppl-info.json; the pass/fail counts go into README.md.
 set -euo pipefail
@@ -23,9 +24,14 @@ PPL=$(exe ppl)
 step ppl-info 60 "$PPL" info
 step ppl-info-json 60 "$PPL" run configs/examples/info.yaml --set output="$RESULTS/ppl-info.json"
 
-echo "== ctest --preset cuda"
 read -r -a extra <<<"${CTEST_ARGS:-}"
-step ctest 7200 ctest --preset cuda -j "${TESTS_JOBS:-1}" --output-junit "$RESULTS/ctest-junit.xml" "${extra[@]}"
+if [ "$PPL_BUILD" = build/cuda ]; then
+  where=(--preset cuda)
+else  # another build folder (e.g. build/device of perf/offline/build_on_device.sh)
+  where=(--test-dir "$PPL_BUILD" --output-on-failure --timeout 1200)
+fi
+echo "== ctest ${where[*]}"
+step ctest 7200 ctest "${where[@]}" -j "${TESTS_JOBS:-1}" --output-junit "$RESULTS/ctest-junit.xml" "${extra[@]}"
 { grep -E "tests passed|tests failed|Total Test time|\*\*\*Failed|\*\*\*Timeout|Not Run" "$RESULTS/ctest.log" ||
-  echo "(no CTest summary: see ctest.log)"; } | record "ctest --preset cuda"
+  echo "(no CTest summary: see ctest.log)"; } | record "ctest ${where[*]}"
 driver_end
