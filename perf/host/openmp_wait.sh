@@ -24,7 +24,7 @@ one() {  # condition cores threads iterations job [VAR=value]
   echo "$1;$(basename "$5" .yaml);$3;${6:-ppl_default};${v:-NA}" >>"$out"
 }
 run_set() {  # condition cores threads rounds iterations(2dcyl1) iterations(generated)
-  for r in $(seq "$4"); do
+  for _ in $(seq "$4"); do
     for e in GOMP_SPINCOUNT=300000 "" OMP_WAIT_POLICY=passive; do
       one "$1" "$2" "$3" "$5" "$J0" $e
       one "$1" "$2" "$3" "$6" "$J1" $e
