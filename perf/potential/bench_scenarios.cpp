@@ -103,7 +103,7 @@ std::vector<variant> variants() {
         for (std::size_t at; (at = label.find(drop)) != std::string::npos;) label.erase(at, std::string(drop).size());
       v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced", shape, false, true, false});
     }
-  // Constant-memory pass size (run 1: the constant-memory kernels collapsed in some launch shapes).
+  // Constant-memory pass size (the constant-memory kernels collapse in some launch shapes: docs/potential.md).
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 256, 512, 1024})
       v.push_back({"gather_constmem_cuda/atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
@@ -119,7 +119,7 @@ std::vector<variant> variants() {
                      "gather_hybrid_rsqrt_cuda",
                      "{coarsening: " + std::to_string(c) + ", software_points: " + std::to_string(s) + "}", false, true,
                      false});
-    // The team shape that was fastest in the probe (perf/results/h200-run4): 32 x 16 threads, 2048-atom tiles.
+    // The team shape that was fastest in the probe (perf/results/potential-h200): 32 x 16 threads, 2048-atom tiles.
     for (int s : {0, 1, 2, 3})
       v.push_back({"gather_hybrid_rsqrt_cuda/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048",
                    "gather_hybrid_rsqrt_cuda",
