@@ -31,7 +31,7 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 std::string potential_choice::parameters_yaml() const {
   if (parameters.empty()) return "";
   std::string out;
-  for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value;
+  for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value_text(value);
   return out + "}";
 }
 

@@ -10,6 +10,7 @@
 #include <Kokkos_Macros.hpp>
 #include <algorithm>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppl/core/error.hpp"
@@ -57,6 +58,37 @@ class registry {
     // tests that run every declared value come from it.
     parameter_space parameters = {};
     bool available() const { return static_cast<bool>(factory); }
+
+    // Built by named fields: registry<F>::entry::named("x").with_description("...").with_backends("all")...
+    static entry named(std::string n) {
+      entry e;
+      e.name = std::move(n);
+      return e;
+    }
+    entry& with_description(std::string d) {
+      description = std::move(d);
+      return *this;
+    }
+    entry& with_backends(std::string b) {
+      backends = std::move(b);
+      return *this;
+    }
+    entry& with_factory(Factory f) {
+      factory = std::move(f);
+      return *this;
+    }
+    entry& with_needs(build_requirement r) {
+      needs = r;
+      return *this;
+    }
+    entry& with_capabilities(std::vector<std::string> c) {
+      capabilities = std::move(c);
+      return *this;
+    }
+    entry& with_parameters(parameter_space p) {
+      parameters = std::move(p);
+      return *this;
+    }
     bool can(const std::string& capability) const {
       return std::find(capabilities.begin(), capabilities.end(), capability) != capabilities.end();
     }

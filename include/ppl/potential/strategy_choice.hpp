@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "ppl/core/parameters.hpp"
 #include "ppl/potential/interaction.hpp"
 #include "ppl/spatial/lattice.hpp"
 
@@ -82,9 +83,9 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 
 struct potential_choice {
   std::string strategy;
-  std::vector<std::pair<std::string, std::string>> parameters;  // strategy_params it sets; the rest are defaults
-  std::string reason;                                           // one line, for `ppl run` and the summary
-  std::string parameters_yaml() const;                          // "{key: value, ...}", "" when none
+  parameter_values parameters;   // strategy_params it sets (make_potential_strategy takes them); the rest are defaults
+  std::string reason;            // one line, for `ppl run` and the summary
+  std::string parameters_yaml() const;  // "{key: value, ...}", "" when none
 };
 
 potential_choice choose_potential_strategy(const potential_problem_summary& p);

@@ -62,12 +62,13 @@ struct hybrid_row {
   }
 };
 
-using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, tile_shape, bool);
-using check_fn = void (*)(const std::string&, const config_node*, tile_shape);
+using run_fn = void (*)(const Kokkos::Cuda&, const device_atoms&, const lattice&, potential_view, tile_shape, bool);
+using check_fn = void (*)(const std::string&, tile_shape);
 
 template <int C, int S>
-void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape, bool accumulate) {
-  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape, accumulate);
+void run_hybrid(const Kokkos::Cuda& space, const device_atoms& a, const lattice& g, potential_view out,
+                tile_shape shape, bool accumulate) {
+  launch_coalesced<C, hybrid_row<S>>(space, "gather_hybrid_rsqrt_cuda", a, g, out, shape, accumulate);
 }
 
 // The launch and the configuration-time team-shape check of one (C, S) kernel.
@@ -91,11 +92,14 @@ hybrid_kernel pick(int c, int s) {
 class hybrid_strategy final : public direct_strategy {
  public:
   hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s).run), shape_(shape) {}
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& exec, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather_hybrid_rsqrt_cuda");
     const direct_plan& p = plan_of(plan);
-    run_(p.atoms, p.grid, out, shape_, mode == write_mode::accumulate);
-    Kokkos::fence();
+    on_default_space(exec, "gather_hybrid_rsqrt_cuda", [&](const Kokkos::Cuda& space) {
+      run_(space, p.atoms, p.grid, out, shape_, mode == write_mode::accumulate);
+    });
+    exec.fence();
   }
 
  private:
@@ -105,16 +109,20 @@ class hybrid_strategy final : public direct_strategy {
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params) {
-  const parameter_reader r = read_parameters(gather_hybrid_rsqrt_cuda_parameters(), params);
-  const int c = r.integer("coarsening");
-  const int s = r.integer("software_points");
+}  // namespace ppl::potential_detail
+
+namespace ppl {
+
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const gather_hybrid_rsqrt_cuda_params& p) {
+  using namespace potential_detail;
+  gather_hybrid_rsqrt_cuda_params::fields().check(p);
+  const int c = p.coarsening, s = p.software_points;
   if (s > c / 2)
-    throw input_error(params->where("software_points") + ": '" + params->key_path("software_points") + "' = " +
-                      std::to_string(s) + " must be in [0, " + std::to_string(c / 2) + "] (at most coarsening / 2)");
-  const tile_shape shape = read_tile_shape(r);
-  pick(c, s).check("gather_hybrid_rsqrt_cuda", params, shape);
+    throw parameter_error("software_points", "= " + std::to_string(s) + " must be in [0, " + std::to_string(c / 2) +
+                                                 "] (at most coarsening / 2)");
+  const tile_shape shape = tile_shape_of(p);
+  pick(c, s).check("gather_hybrid_rsqrt_cuda", shape);
   return std::make_unique<hybrid_strategy>(c, s, shape);
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl
