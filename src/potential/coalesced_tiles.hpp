@@ -102,7 +102,7 @@ struct coalesced_kernel {
 };
 
 // Team shape: 0 = chosen per backend and lattice. GPU: block_rows = 512 / block_width, tile 2048 (the fastest shape
-// of the H200 sweep, perf/results/h200-run4: 2.8% faster than 32 x 8 threads with 1024-atom tiles), and the block
+// of the H200 sweep, perf/results/potential-h200: 2.8% faster than 32 x 8 threads with 1024-atom tiles), and the block
 // width in [8, 64] that pads the lattice least, 32 among equals: a row of 400 at C = 8 in 256-point strips leaves 22%
 // of the threads idle (H200, 400^3 points, 1e5 atoms: 3.15e12 atom-evaluations/s with width 32, 3.92e12 with 25 or
 // 50, perf/results/ions-h200), a row of 100 in 128-point strips 22% (width 13: 104). Host: one-thread teams (the C

@@ -59,7 +59,7 @@ struct gather_coalesced_params : tile_params {
 struct gather_atom_split_params : tile_params {
   std::string combine = "two_pass";  // atomic | two_pass
   int atoms_per_chunk = 0;           // auto
-  // GPU builds 4: on the PMPP plane (H200, perf/results/atom-split-h200) C = 4 took 48-51 us, C = 2 55-57,
+  // GPU builds 4: on the PMPP plane (H200, perf/results/potential-h200/atom_split) C = 4 took 48-51 us, C = 2 55-57,
   // C = 8 65-72 (two_pass; atomic 6-14% slower at each C). Host builds 8, gather_coalesced's.
   int coarsening = potential_gpu_build ? 4 : 8;
   static const parameter_fields<gather_atom_split_params>& fields();

@@ -5,8 +5,8 @@
 // pipes (first guess 0x5f375a86 - (bits >> 1), two Newton steps: relative error <= 4.8e-6) and the other C - S
 // take `rsqrt.approx.ftz.f32` (one MUFU op, flush to zero confined to this instruction). C and S are template
 // parameters, so the choice per point is made at compile time and the unrolled loop has no branches.
-// Until run 4 this strategy read its atoms from __constant__ memory, whose cache thrashes in many launch shapes
-// (perf/results/h200-run4: the probe); shared-memory tiles do not.
+// The atoms come from shared-memory tiles, not __constant__ memory, whose cache thrashes in many launch shapes
+// (perf/results/potential-h200: the probe).
 #include <cuda_runtime.h>
 
 #include <array>
@@ -82,7 +82,7 @@ constexpr std::array<hybrid_kernel, sizeof...(S)> kernel_table(std::integer_sequ
   return {hybrid_kernel{&run_hybrid<C, S>, &check_tile_shape<C, hybrid_row<S>>}...};
 }
 
-// S <= C / 2: more software points than MUFU points was never faster (perf/results/h200-run1 and run 2).
+// S <= C / 2: more software points than MUFU points was never faster (perf/results/potential-h200).
 hybrid_kernel pick(int c, int s) {
   static const auto table8 = kernel_table<8>(std::make_integer_sequence<int, 5>{});
   static const auto table16 = kernel_table<16>(std::make_integer_sequence<int, 9>{});

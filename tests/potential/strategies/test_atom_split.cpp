@@ -220,9 +220,9 @@ TEST(StrategyChoice, TheRule) {
   // ... but with too few atoms to split it stays with the tiles alone.
   EXPECT_EQ(choose_potential_strategy(h200({100, 100, 1}, 100)).strategy,
             auto_rule::cuda_prefers_hybrid_rsqrt ? "gather_hybrid_rsqrt_cuda" : "gather_coalesced");
-  // The large case of run 4 fills the device, and so does the PMPP lattice (129 tiles, one per SM); ubiquitin's 305
+  // 256 x 256 x 64 with 40k atoms fills the device, and so does the PMPP lattice (129 tiles, one per SM); ubiquitin's 305
   // tiles give some SMs 3 where the mean is 2.31, and 256 x 256 x 4 makes 64 tiles: both measured faster split
-  // (perf/results/auto-h200, perf/results/atom-split-h200); 256 x 256 x 8 makes 128, measured equal.
+  // (perf/results/potential-h200/auto and atom_split); 256 x 256 x 8 makes 128, measured equal.
   const std::string whole = auto_rule::cuda_prefers_hybrid_rsqrt ? "gather_hybrid_rsqrt_cuda" : "gather_coalesced";
   EXPECT_EQ(choose_potential_strategy(h200({256, 256, 64}, 40000)).strategy, whole);
   EXPECT_EQ(choose_potential_strategy(h200({100, 100, 50}, 10000)).strategy, whole);
