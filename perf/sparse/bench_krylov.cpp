@@ -122,7 +122,7 @@ double copy_bandwidth() {
 // with the default restart (the cycle restarts themselves left out): a measure of the implementation, not of the
 // method's minimum.
 double gmres_mean_passes(bool jacobi, int iterations) {
-  const int m = solver_options{}.restart;
+  const int m = gmres_params{}.restart;
   double sum = 0;
   for (int k = 0; k < iterations; ++k) {
     const int cols = k % m + 1;
@@ -173,7 +173,7 @@ struct spmv_error_functor {
 // max_i |y_i - y_ref_i| / max_i sum_j |a_ij x_j| against KokkosSparse::spmv, x = the manufactured solution.
 double verify_spmv(spmv_strategy& s, const crs_matrix& A, const_vector_view x) {
   vector_view y("y", A.numRows()), yref("yref", A.numRows());
-  s.apply(A, x, y);
+  s.apply(execution(), A, x, y);
   KokkosSparse::spmv("N", 1.0, A, x, 0.0, yref);
   spmv_error_functor f{2, A.graph.row_map, A.graph.entries, A.values, x, y, yref};
   Kokkos::View<double[2], Kokkos::HostSpace> out("err");
@@ -198,9 +198,9 @@ void bm_ppl(benchmark::State& st, const std::string& solver, const std::string& 
   o.rtol = 0.0;
   o.atol = 0.0;
   o.max_iters = iterations_per_solve();
-  o.preconditioner = jacobi ? preconditioner_kind::jacobi : preconditioner_kind::none;
+  o.preconditioner = jacobi ? "jacobi" : "none";
   vector_view x("x", A.numRows());
-  auto s = solvers().get(solver, "bench").factory(o);
+  auto s = make_solver(solver, o);
   const std::string key = solver + "/" + strategy + "/" + std::to_string(components) + "/" + std::to_string(rows) +
                           (jacobi ? "/jacobi" : "/none");
   auto once = first_runs.find(key);
@@ -209,7 +209,7 @@ void bm_ppl(benchmark::State& st, const std::string& solver, const std::string& 
     f.spmv_err = verify_spmv(*spmv, A, sys.g.x_exact);
     // Profiled solve: phase fractions (fenced, so not the timed run); it also warms up.
     o.profile = true;
-    f.profiled = solvers().get(solver, "bench").factory(o)->solve(A, *spmv, sys.g.b, x);
+    f.profiled = make_solver(solver, o)->solve(execution(), A, *spmv, sys.g.b, x);
     once = first_runs.emplace(key, f).first;
   }
   const auto& profiled = once->second.profiled;
@@ -218,7 +218,7 @@ void bm_ppl(benchmark::State& st, const std::string& solver, const std::string& 
   for (auto _ : st) {
     Kokkos::deep_copy(x, 0.0);
     Kokkos::fence();
-    r = s->solve(A, *spmv, sys.g.b, x);
+    r = s->solve(execution(), A, *spmv, sys.g.b, x);
     if (r.iterations == 0) {
       st.SkipWithError(("solver stopped at once: " + to_string(r.outcome)).c_str());
       break;

@@ -31,9 +31,9 @@ constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse
 constexpr int batch = host_space ? 1 : 10;
 
 struct variant {
-  std::string label;     // benchmark label, e.g. vector_t8
-  std::string strategy;  // registry name, or cusparse
-  std::string params;    // YAML parameters
+  std::string label;        // benchmark label, e.g. vector_t8
+  std::string strategy;     // registry name, or cusparse
+  parameter_values params;  // the strategy's parameters by name
   int cusparse_alg = 0;
 };
 
@@ -41,15 +41,14 @@ std::vector<variant> variants() {
   std::vector<variant> out;
   for (const auto& name : spmv_strategies().names()) {
     if (name == "vector" || name == "vector_cuda") {
-      for (int t : {2, 4, 8, 16, 32})
-        out.push_back({name + "_t" + std::to_string(t), name, "threads_per_row: " + std::to_string(t)});
+      for (int t : {2, 4, 8, 16, 32}) out.push_back({name + "_t" + std::to_string(t), name, {{"threads_per_row", t}}});
     } else {
-      out.push_back({name, name, ""});
+      out.push_back({name, name, {}});
     }
   }
 #if defined(PPL_BENCH_CUSPARSE)
-  out.push_back({"cusparse_alg1", "cusparse", "", 1});
-  out.push_back({"cusparse_alg2", "cusparse", "", 2});
+  out.push_back({"cusparse_alg1", "cusparse", {}, 1});
+  out.push_back({"cusparse_alg2", "cusparse", {}, 2});
 #endif
   return out;
 }
@@ -69,19 +68,19 @@ void bench_spmv(benchmark::State& state, const variant& v, int components, std::
   s->prepare(m.A);
   vector_view y(Kokkos::ViewAllocateWithoutInitializing("bench::y"), m.A.numRows());
   Kokkos::deep_copy(y, std::numeric_limits<double>::quiet_NaN());
-  s->apply(m.A, m.x, y);
+  s->apply(execution(), m.A, m.x, y);
   Kokkos::fence();
   const double err = max_error_over_tolerance(m, y);
   if (!(err <= 1.0)) {
     state.SkipWithError(("verification against the float64 host product failed: " + s->describe()).c_str());
     return;
   }
-  for (int i = 0; i < 3; ++i) s->apply(m.A, m.x, y);
+  for (int i = 0; i < 3; ++i) s->apply(execution(), m.A, m.x, y);
   Kokkos::fence();
   std::vector<double> t;
   for (auto _ : state) {
     const auto t0 = clock_type::now();
-    for (int b = 0; b < batch; ++b) s->apply(m.A, m.x, y);
+    for (int b = 0; b < batch; ++b) s->apply(execution(), m.A, m.x, y);
     Kokkos::fence();
     const double dt = std::chrono::duration<double>(clock_type::now() - t0).count() / batch;
     state.SetIterationTime(dt);

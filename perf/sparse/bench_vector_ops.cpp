@@ -45,11 +45,14 @@ std::vector<kernel> kernels() {
   using vec::dev_coef;
   const auto k = [](double c) { return dev_coef::constant(c); };
   return {
-      {"scaled_axpy_pcz", 5, [k](vectors& w) { vec::scaled_axpy_pcz(w.d, w.r, k(-0.25), w.v, k(0.5), w.p, w.s); }},
-      {"dots3", 2, [](vectors& w) { vec::dots3(w.rh, w.v, w.s, 0); }},
-      {"axpby_jacobi", 5, [k](vectors& w) { vec::axpby(k(0.5), w.v, k(0.5), w.r, w.s, w.d, w.sh); }},
+      {"scaled_axpy_pcz", 5,
+       [k](vectors& w) { vec::scaled_axpy_pcz(execution(), w.d, w.r, k(-0.25), w.v, k(0.5), w.p, w.s); }},
+      {"dots3", 2, [](vectors& w) { vec::dots3(execution(), w.rh, w.v, w.s, 0); }},
+      {"axpby_jacobi", 5, [k](vectors& w) { vec::axpby(execution(), k(0.5), w.v, k(0.5), w.r, w.s, w.d, w.sh); }},
       {"xr_update_dots", 8,
-       [k](vectors& w) { vec::xr_update_dots(k(1e-3), w.p, k(1e-3), w.sh, w.x, k(-0.5), w.t, w.r, w.rh, w.s, 3); }},
+       [k](vectors& w) {
+         vec::xr_update_dots(execution(), k(1e-3), w.p, k(1e-3), w.sh, w.x, k(-0.5), w.t, w.r, w.rh, w.s, 3);
+       }},
   };
 }
 

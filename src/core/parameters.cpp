@@ -62,7 +62,7 @@ parameter_type type_of(const parameter_value& v) {
 }
 
 std::string parameter_spec::values_text() const {
-  if (!allowed.empty()) return "one of " + join(allowed, ", ");
+  if (!allowed.empty()) return (has_auto ? "auto or one of " : "one of ") + join(allowed, ", ");
   const std::string range = "[" + number_text(lo) + ", " + number_text(hi) + "]";
   if (type == parameter_type::integer3) return "[x, y, z] each in " + range;
   return has_auto ? "auto or " + range : range;
@@ -74,16 +74,14 @@ parameter_value parameter_spec::coerce(const parameter_value& v) const {
       std::get<std::string>(v) == "auto")
     return 0;
   if (type_of(v) != type)
-    throw parameter_error(name, "must be " + std::string(type_name(type)) + " (" + values_text() + "), got '" +
-                                    value_text(v) + "'");
+    throw parameter_error(
+        name, "must be " + std::string(type_name(type)) + " (" + values_text() + "), got '" + value_text(v) + "'");
   return v;
 }
 
 void parameter_spec::check(const parameter_value& v) const {
   const parameter_value c = coerce(v);
-  const auto bad = [&](const std::string& why) {
-    throw parameter_error(name, "= " + value_text(c) + " " + why);
-  };
+  const auto bad = [&](const std::string& why) { throw parameter_error(name, "= " + value_text(c) + " " + why); };
   switch (type) {
     case parameter_type::integer: {
       const int i = std::get<int>(c);

@@ -42,8 +42,9 @@ parameter_values read_parameter_values(const parameter_space& space, const confi
 }
 
 std::string parameter_error_place(const config_node* params, const std::string& where, const parameter_error& e) {
+  // At the value, as the config's own range checks place theirs.
   if (params != nullptr && params->has(e.parameter()))
-    return params->where(e.parameter()) + ": '" + params->key_path(e.parameter()) + "' " + e.reason();
+    return params->find(e.parameter())->where() + ": '" + params->key_path(e.parameter()) + "' " + e.reason();
   return (params != nullptr ? params->where() : where) + ": " + e.what();
 }
 

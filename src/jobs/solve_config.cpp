@@ -3,8 +3,10 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -14,8 +16,9 @@
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/jobs/config_helpers.hpp"
-#include "ppl/sparse/ilu0.hpp"
+#include "ppl/jobs/parameter_config.hpp"
 #include "ppl/sparse/matrix_market.hpp"
+#include "ppl/sparse/preconditioner.hpp"
 
 namespace ppl {
 namespace {
@@ -65,58 +68,6 @@ void check_structurally_nonsingular(const host_csr& A, const std::string& what) 
                         " (1-based) has no entries: the system is singular");
 }
 
-// Jacobi divides by the diagonal: a row without a finite nonzero one is reported with the file (the device-side
-// check in jacobi.cpp remains for generated and programmatic matrices).
-void check_jacobi_diagonal(const host_csr& A, const std::string& what) {
-  for (int r = 0; r < A.rows; ++r) {
-    double d = 0;
-    bool present = false;
-    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j)
-      if (A.entries[j] == r) present = true, d += A.values[j];
-    if (!present || d == 0.0 || !std::isfinite(d))
-      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has " +
-                        (!present   ? "no diagonal entry"
-                         : d == 0.0 ? "a zero diagonal"
-                                    : "a non-finite diagonal") +
-                        "; preconditioner: jacobi needs a nonzero diagonal in every row (use preconditioner: none)");
-  }
-}
-
-// ILU(0) needs a stored diagonal entry in every row and nonzero pivots. For a matrix file both are checked here,
-// by the same elimination as Kokkos Kernels' numeric phase (rows in order, each eliminated by its earlier rows in
-// ascending column order, restricted to A's pattern) on the host, so that `ppl validate` rejects what a run would;
-// the device factorisation checks again (generated and programmatic matrices).
-void check_ilu0(const host_csr& A, const std::string& what) {
-  const int n = A.rows;
-  std::vector<std::int64_t> diag(n, -1), where(n, -1);
-  std::vector<double> lu = A.values;
-  for (int r = 0; r < n; ++r) {
-    double norm1 = 0;
-    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) {
-      where[A.entries[j]] = j;
-      norm1 += std::fabs(A.values[j]);
-      if (A.entries[j] == r) diag[r] = j;
-    }
-    if (diag[r] < 0)
-      throw input_error(what + ": row " + std::to_string(r + 1) +
-                        " (1-based) has no diagonal entry; preconditioner: ilu0 needs one in every row (use "
-                        "preconditioner: none)");
-    for (auto j = A.row_map[r]; j < diag[r]; ++j) {
-      const int k = A.entries[j];
-      lu[j] /= lu[diag[k]];
-      for (auto q = diag[k] + 1; q < A.row_map[k + 1]; ++q)
-        if (where[A.entries[q]] >= 0) lu[where[A.entries[q]]] -= lu[j] * lu[q];
-    }
-    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) where[A.entries[j]] = -1;
-    const double pivot = lu[diag[r]];
-    if (!std::isfinite(pivot) || std::fabs(pivot) <= ilu0_zero_pivot_tolerance * norm1)
-      throw input_error(what + ": row " + std::to_string(r + 1) + " (1-based) has a " +
-                        (std::isfinite(pivot) ? "zero" : "non-finite") +
-                        " pivot in the ILU(0) factorisation; preconditioner: ilu0 needs nonzero pivots (use "
-                        "preconditioner: jacobi or none)");
-  }
-}
-
 void read_matrix(const config_node& root, solve_config& s) {
   const auto m = root.child("matrix");
   const bool file = exactly_one_of(m, {"file", "generator"}) == "file";
@@ -161,14 +112,20 @@ void read_rhs(const config_node& root, solve_config& s) {
               : solve_config::rhs_kind::ones;
 }
 
+// The method's declared parameters are the other keys of `solver` (GMRES: restart); the preconditioner's are the keys
+// of `solver.preconditioner_params`. Both are checked against the registries' declarations, and the pair against the
+// capabilities (BiCG needs M^-T).
 void read_solver(const config_node& root, solve_config& s) {
   auto c = optional_map(root, "solver");
   auto& o = s.options;
-  o.preconditioner = preconditioner_kind::none;
+  o.preconditioner = "none";
   o.progress_every = 100;
+  const config_node* params = c ? &*c : nullptr;
+  if (c) s.method = c->get<std::string>("method", s.method);
+  const auto& method =
+      solvers().get(s.method, c && c->has("method") ? c->where("method") + ": solver.method" : "solver.method");
+  s.method_params = read_parameter_values(method.parameters, params);
   if (!c) return;
-  s.method = c->get<std::string>("method", s.method);
-  solvers().get(s.method, c->where("method") + ": solver.method");  // unknown names list what exists
   o.rtol = c->get_in<double>("rtol", o.rtol, 0.0, 1.0);
   o.atol = c->get_in<double>("atol", o.atol, 0.0, std::numeric_limits<double>::max());
   if (o.rtol == 0.0 && o.atol == 0.0)
@@ -179,11 +136,24 @@ void read_solver(const config_node& root, solve_config& s) {
     throw input_error(c->find("dtol")->where() + ": 'solver.dtol' = " + fmt::format("{:g}", o.dtol) +
                       " must be greater than 1: the factor by which the residual may grow before the solve stops "
                       "with diverged_dtol (.inf: never)");
-  o.restart = c->get_in<int>("restart", o.restart, 1, max_gmres_restart);
-  const auto precond = c->get_choice("preconditioner", "none", {"none", "jacobi", "ilu0"});
-  o.preconditioner = precond == "jacobi" ? preconditioner_kind::jacobi
-                     : precond == "ilu0" ? preconditioner_kind::ilu0
-                                         : preconditioner_kind::none;
+  // Registered names only; one this build cannot run says which build has it.
+  o.preconditioner = c->get<std::string>("preconditioner", "none");
+  if (preconditioners().lookup(o.preconditioner) == nullptr ||
+      !preconditioners().lookup(o.preconditioner)->available()) {
+    if (preconditioners().lookup(o.preconditioner) != nullptr)
+      preconditioners().get(o.preconditioner, c->where("preconditioner") + ": solver.preconditioner");
+    c->get_choice("preconditioner", "none", preconditioners().names());
+  }
+  const auto& precond = preconditioners().get(o.preconditioner, "solver.preconditioner");
+  const auto pp = c->find("preconditioner_params");
+  if (pp && !pp->is_map())
+    throw input_error(pp->where() +
+                      ": 'solver.preconditioner_params' must be a map of the preconditioner's parameters");
+  o.preconditioner_params = read_parameter_values(precond.parameters, pp ? &*pp : nullptr);
+  if (method.can(krylov_uses_transpose) && !precond.can(precond_transpose))
+    throw input_error(c->where(c->has("preconditioner") ? "preconditioner" : "method") +
+                      ": 'solver.preconditioner' = '" + o.preconditioner +
+                      "' has no transpose application (M^-T), which solver.method '" + s.method + "' needs");
   o.profile = c->get<bool>("profile", false);
   o.breakdown_tol = c->get_in<double>("breakdown_tol", o.breakdown_tol, 0.0, 1.0);
   o.max_restarts = c->get_in<int>("max_restarts", o.max_restarts, 0, std::numeric_limits<int>::max());
@@ -199,6 +169,8 @@ void read_solver(const config_node& root, solve_config& s) {
       c->get_choice("initial_guess", "zero", {"zero"});
     }
   }
+  // Constraints between a method's parameters (none today) are the factory's: build it once to hear them.
+  with_parameter_errors(params, c->where(), [&] { return method.factory(o, s.method_params); });
 }
 
 void read_spmv(const config_node& root, solve_config& s) {
@@ -207,10 +179,53 @@ void read_spmv(const config_node& root, solve_config& s) {
   if (c) s.spmv_name = c->get<std::string>("strategy", s.spmv_name);
   const auto& entry =
       spmv_strategies().get(s.spmv_name, c ? c->where("strategy") + ": spmv.strategy" : "spmv.strategy");
-  s.spmv = entry.factory(c ? &*c : nullptr);
+  const config_node* params = c ? &*c : nullptr;
+  s.spmv_params = read_parameter_values(entry.parameters, params);
+  s.spmv = with_parameter_errors(params, "spmv", [&] { return entry.factory(s.spmv_params); });
+}
+
+// The configuration-time checks of the chosen entries on a matrix file (Jacobi's diagonal, ILU(0)'s pivots, ...),
+// each error prefixed with the file.
+void check_matrix_file(const solve_config& s) {
+  if (!s.matrix_host) return;
+  const std::string what = s.matrix_where + ": matrix.file: '" + s.matrix_file + "'";
+  auto run = [&](const matrix_check& check) {
+    if (check) prefix_input_errors(what, [&] { check(*s.matrix_host); });
+  };
+  run(spmv_strategies().get(s.spmv_name, "spmv.strategy").check);
+  run(solvers().get(s.method, "solver.method").check);
+  run(preconditioners().get(s.options.preconditioner, "solver.preconditioner").check);
 }
 
 }  // namespace
+
+parameter_values with_defaults(const parameter_space& space, const parameter_values& given) {
+  parameter_values out;
+  for (const auto& spec : space) {
+    if (const auto it = given.find(spec.name); it != given.end()) {
+      out[spec.name] = it->second;
+      continue;
+    }
+    switch (spec.type) {
+      case parameter_type::integer:
+        out[spec.name] = spec.default_text == "auto" ? 0 : std::stoi(spec.default_text);
+        break;
+      case parameter_type::real:
+        out[spec.name] = std::stod(spec.default_text);
+        break;
+      case parameter_type::choice:
+        out[spec.name] = spec.default_text;
+        break;
+      case parameter_type::integer3: {
+        std::array<int, 3> v{};
+        std::sscanf(spec.default_text.c_str(), "[%d, %d, %d]", &v[0], &v[1], &v[2]);
+        out[spec.name] = v;
+        break;
+      }
+    }
+  }
+  return out;
+}
 
 double file_manufactured_solution(std::size_t i) {
   return 1.0 + 0.5 * std::sin(double(i) / 10.0);
@@ -221,11 +236,8 @@ solve_config read_solve_config(const config_node& root) {
   read_matrix(root, s);
   read_rhs(root, s);
   read_solver(root, s);
-  if (s.matrix_host && s.options.preconditioner == preconditioner_kind::jacobi)
-    check_jacobi_diagonal(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
-  if (s.matrix_host && s.options.preconditioner == preconditioner_kind::ilu0)
-    check_ilu0(*s.matrix_host, s.matrix_where + ": matrix.file: '" + s.matrix_file + "'");
   read_spmv(root, s);
+  check_matrix_file(s);
   if (auto out = optional_map(root, "output")) {
     s.solution_path = optional_output_file(*out, "solution");
     s.history_path = optional_output_file(*out, "history");

@@ -33,21 +33,23 @@ struct solve_config {
   std::vector<double> rhs_host, x0_host;
 
   std::string method = "bicgstab";
-  solver_options options;
+  parameter_values method_params;  // the method's declared parameters given in `solver` (GMRES: restart)
+  solver_options options;          // preconditioner (a registry name) and its parameters included
 
   std::string spmv_name;
-  std::unique_ptr<spmv_strategy> spmv;  // built by the factory from the `spmv` map
+  parameter_values spmv_params;         // the strategy's declared parameters given in `spmv`
+  std::unique_ptr<spmv_strategy> spmv;  // built by the factory from them
 
   std::optional<std::string> solution_path, history_path, summary_path;  // relative to the current folder
   std::optional<std::string> matrix_out_path, rhs_out_path;              // the system solved, as Matrix Market files
 };
 
-// The largest `solver.restart`: GMRES keeps restart + 1 basis vectors of n doubles each (at most n + 1 are used).
-constexpr int max_gmres_restart = 10000;
-
 // Reads and checks the configuration and every input file (header first, then the entries, and the matrix's
 // structure), so that `ppl validate` rejects what a run would before any work.
 solve_config read_solve_config(const config_node& root);
+
+// The declared parameters of `space` with the values of `given` and the defaults for the rest (the summary's).
+parameter_values with_defaults(const parameter_space& space, const parameter_values& given);
 
 // The manufactured solution used with a matrix file (generators bring their own): x*_i = 1 + sin(i / 10) / 2.
 double file_manufactured_solution(std::size_t i);

@@ -93,8 +93,8 @@ solve_run run_solve(const solve_config& cfg, const solve_system& sys, const solv
   solve_run out;
   out.x = make_large_view<vector_view>("ppl::solve::x", n);
   if (!cfg.x0_file.empty()) Kokkos::deep_copy(out.x, to_device(cfg.x0_host, "ppl::solve::x0"));
-  auto solver = solvers().get(cfg.method, "solver.method").factory(options);
-  out.result = solver->solve(sys.A, *cfg.spmv, sys.b, out.x);
+  auto solver = make_solver(cfg.method, options, cfg.method_params);
+  out.result = solver->solve(execution(), sys.A, *cfg.spmv, sys.b, out.x);
   if (sys.x_exact.data()) {
     vector_view e("ppl::solve::error", n);
     Kokkos::deep_copy(e, out.x);
@@ -113,12 +113,16 @@ int solve_job::run(job_context& ctx) {
   const double nnz_per_row = n ? double(sys.A.nnz()) / double(n) : 0.0;
   ctx.out << fmt::format("solve: {} rows, {} nonzeros ({:.2f} per row), loaded in {:.3f} s\n", n, sys.A.nnz(),
                          nnz_per_row, sys.seconds);
+  // The method's parameters, given or default: GMRES(30).
+  const auto method_params = with_defaults(solvers().get(cfg_.method, "solver.method").parameters, cfg_.method_params);
+  std::string method_text;
+  for (const auto& [name, v] : method_params) method_text += (method_text.empty() ? "" : ", ") + value_text(v);
   ctx.out << fmt::format(
       "  matrix: {}\n  spmv:   {} ({})\n  solver: {}{}, preconditioner {}, rtol {:g}, atol {:g}, dtol {:g}, "
       "max_iters {}\n",
       sys.description, cfg_.spmv_name, cfg_.spmv->describe(), cfg_.method,
-      cfg_.method == "gmres" ? fmt::format("({})", cfg_.options.restart) : "", to_string(cfg_.options.preconditioner),
-      cfg_.options.rtol, cfg_.options.atol, cfg_.options.dtol, cfg_.options.max_iters);
+      method_text.empty() ? "" : "(" + method_text + ")", cfg_.options.preconditioner, cfg_.options.rtol,
+      cfg_.options.atol, cfg_.options.dtol, cfg_.options.max_iters);
   auto options = cfg_.options;
   if (!ctx.quiet)
     options.progress = [&](int k, double rel) {
@@ -160,14 +164,13 @@ int solve_job::run(job_context& ctx) {
       {"spmv", {{"strategy", cfg_.spmv_name}, {"mapping", cfg_.spmv->describe()}}},
       {"solver",
        {{"method", cfg_.method},
-        {"preconditioner", to_string(cfg_.options.preconditioner)},
+        {"preconditioner", cfg_.options.preconditioner},
         {"rtol", cfg_.options.rtol},
         {"atol", cfg_.options.atol},
         {"max_iters", cfg_.options.max_iters},
         {"breakdown_tol", cfg_.options.breakdown_tol},
         {"max_restarts", cfg_.options.max_restarts},
-        {"dtol", cfg_.options.dtol},
-        {"restart", cfg_.options.restart}}},
+        {"dtol", cfg_.options.dtol}}},
       {"outcome", to_string(r.outcome)},
       {"converged", is_converged(r.outcome)},
       {"breakdown", r.breakdown},
@@ -190,6 +193,8 @@ int solve_job::run(job_context& ctx) {
       {"device", sysinfo.device_name},
       {"execution_space", sysinfo.default_execution_space},
       {"concurrency", sysinfo.concurrency}};
+  for (const auto& [name, v] : method_params)  // GMRES: "restart"
+    j["solver"][name] = std::visit([](const auto& x) { return nlohmann::json(x); }, v);
   if (r.times.profiled)
     j["times"]["phases"] = {{"spmv", r.times.spmv},
                             {"dot", r.times.dot},

@@ -223,15 +223,20 @@ std::string point_string(const sweep_config& s, const sweep_point& p, const std:
   return section && section->is_map() ? section->get<std::string>(key.substr(dot + 1), fallback) : fallback;
 }
 
-// space: declared -- each point's strategy's declared parameters with a finite set of values (choices, integer
-// sets) become axes of their own; ranges keep their defaults (vary them explicitly), as do parameters in vary.
-std::vector<sweep_point> with_declared_space(const std::vector<sweep_point>& points, const std::string& where) {
+// The declared parameters of a point's strategy (nullptr: an unknown name, reported by the point's check).
+using declared_space_of = const parameter_space* (*)(const std::string& strategy);
+
+// space: declared -- each point's strategy's declared parameters (`space_of`, set at `prefix` + name) with a finite
+// set of values (choices, integer sets) become axes of their own; ranges keep their defaults (vary them explicitly),
+// as do parameters in vary.
+std::vector<sweep_point> with_declared_space(const std::vector<sweep_point>& points, const std::string& where,
+                                             declared_space_of space_of, const std::string& prefix) {
   std::vector<sweep_point> out;
   for (const auto& p : points) {
     std::vector<sweep_point> expanded{p};
-    if (const auto* e = potential_strategies().lookup(p.strategy)) {
-      for (const auto& spec : e->parameters) {
-        const std::string key = "strategy_params." + spec.name;
+    if (const parameter_space* declared = space_of(p.strategy)) {
+      for (const auto& spec : *declared) {
+        const std::string key = prefix + spec.name;
         if (setting(p, key)) continue;
         if (spec.type != parameter_type::choice && !(spec.type == parameter_type::integer && !spec.allowed.empty()))
           continue;
@@ -251,6 +256,17 @@ std::vector<sweep_point> with_declared_space(const std::vector<sweep_point>& poi
     }
   }
   return out;
+}
+
+const parameter_space* potential_space_of(const std::string& strategy) {
+  const auto* e = potential_strategies().lookup(strategy);
+  return e ? &e->parameters : nullptr;
+}
+
+// A solve point's SpMV strategy: its parameters are the other keys of `spmv`.
+const parameter_space* spmv_space_of(const std::string& strategy) {
+  const auto* e = spmv_strategies().lookup(strategy);
+  return e ? &e->parameters : nullptr;
 }
 
 }  // namespace
@@ -367,11 +383,10 @@ sweep_config read_sweep_config(const config_node& root) {
 
   const std::string space = root.get_choice("space", "", {"declared"});
   if (space == "declared") {
-    if (s.base_kind != "potential")
-      throw input_error(root.where("space") +
-                        ": 'space: declared' takes a potential strategy's declared parameters; SpMV strategies "
-                        "declare none (vary spmv.* keys instead)");
-    points = with_declared_space(points, root.where("space"));
+    if (s.base_kind == "potential")
+      points = with_declared_space(points, root.where("space"), potential_space_of, "strategy_params.");
+    else
+      points = with_declared_space(points, root.where("space"), spmv_space_of, "spmv.");
   }
   if (s.varied.empty() && space.empty())
     throw input_error(root.where() + ": a sweep needs 'vary' (keys and their values) or 'space: declared'");

@@ -299,7 +299,7 @@ json sweep_job::measure_solve(const config_node& c) {
                   {"nnz", sys.A.nnz()},
                   {"nnz_per_row", n ? double(sys.A.nnz()) / double(n) : 0.0},
                   {"method", cfg.method},
-                  {"preconditioner", to_string(cfg.options.preconditioner)},
+                  {"preconditioner", cfg.options.preconditioner},
                   {"iterations", res.iterations},
                   {"outcome", to_string(res.outcome)},
                   {"spmv_bytes_per_iteration", bytes}};

@@ -33,10 +33,10 @@ class bicg_method final : public krylov_method {
         qt_(make_large_view<vector_view>("ppl::bicg::q_tilde", n_)),
         z_(pre_ ? make_large_view<vector_view>("ppl::bicg::z", n_) : r_),
         zt_(pre_ ? make_large_view<vector_view>("ppl::bicg::z_tilde", n_) : rt_),
-        sl_(STRIDE),
+        sl_(c.space, STRIDE),
         rr_slot_(pre_ ? U_RR : Z2) {
     // Builds the strategy's cached transpose (if it uses one) now, in the setup time.
-    c_.spmv.apply_transpose(c_.A, c_.b, qt_);
+    c_.spmv.apply_transpose(c_.space, c_.A, c_.b, qt_);
   }
 
   // r = b - A x, r~ = r, p = p~ = 0, z = M^-1 r; slots: rho = (z, r~) and "previous" rho = 1, so the first beta
@@ -45,16 +45,16 @@ class bicg_method final : public krylov_method {
     const int cur = k & 1;  // the set the next iteration uses
     auto s = sl_.device();
     if (residual_in_work) {
-      Kokkos::deep_copy(r_, q_);
+      vec::copy(c_.space, r_, q_);
     } else {
-      c_.spmv.apply(c_.A, c_.x, r_);
-      vec::axpby(dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
+      c_.spmv.apply(c_.space, c_.A, c_.x, r_);
+      vec::axpby(c_.space, dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
     }
-    Kokkos::deep_copy(rt_, r_);
-    Kokkos::deep_copy(p_, 0.0);
-    Kokkos::deep_copy(pt_, 0.0);
+    vec::copy(c_.space, rt_, r_);
+    vec::fill(c_.space, p_, 0.0);
+    vec::fill(c_.space, pt_, 0.0);
     direction_ready_ = false;  // a new recurrence: its first direction comes from these slots
-    vec::dots3(r_, rt_, s, sl_.at(cur, pre_ ? U_RRT : RHO));  // (r, r~), (r, r), (r~, r~)
+    vec::dots3(c_.space, r_, rt_, s, sl_.at(cur, pre_ ? U_RRT : RHO));  // (r, r~), (r, r), (r~, r~)
     if (pre_) precondition_and_dot(cur);
     sl_.fetch();
     sl_.host(cur ^ 1, RHO) = 1.0;
@@ -76,20 +76,20 @@ class bicg_method final : public krylov_method {
     if (!direction_ready_) direction_update(k);
     direction_ready_ = false;
     clock.charge(times.update);
-    c_.spmv.apply(c_.A, p_, q_);
-    c_.spmv.apply_transpose(c_.A, pt_, qt_);
+    c_.spmv.apply(c_.space, c_.A, p_, q_);
+    c_.spmv.apply_transpose(c_.space, c_.A, pt_, qt_);
     clock.charge(times.spmv);
-    vec::dots3(pt_, q_, s, sl_.at(c, PQ));
+    vec::dots3(c_.space, pt_, q_, s, sl_.at(c, PQ));
     clock.charge(times.dot);
     const dev_coef alpha =
         dev_coef::ratio(sl_.at(c, RHO), sl_.at(c, PQ)).guarded(c_.o.breakdown_tol, sl_.at(c, PT2), sl_.at(c, Q2));
-    vec::bicg_update_dots(alpha, p_, q_, qt_, c_.x, r_, rt_, s, sl_.at(nx, pre_ ? U_RRT : RHO));
+    vec::bicg_update_dots(c_.space, alpha, p_, q_, qt_, c_.x, r_, rt_, s, sl_.at(nx, pre_ ? U_RRT : RHO));
     clock.charge(times.update);
     if (pre_) {
-      c_.M.apply(r_, z_);
-      c_.M.apply_transpose(rt_, zt_);
+      c_.M.apply(c_.space, r_, z_);
+      c_.M.apply_transpose(c_.space, rt_, zt_);
       clock.charge(times.precond);
-      vec::dots3(z_, rt_, s, sl_.at(nx, RHO));
+      vec::dots3(c_.space, z_, rt_, s, sl_.at(nx, RHO));
       clock.charge(times.dot);
     }
     sl_.fetch_begin();
@@ -122,14 +122,14 @@ class bicg_method final : public krylov_method {
     auto s = sl_.device();
     const int c = k & 1, nx = c ^ 1;
     const dev_coef beta = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RHO));
-    vec::axpby(dev_coef::constant(1.0), z_, beta, p_, s);
-    vec::axpby(dev_coef::constant(1.0), zt_, beta, pt_, s);
+    vec::axpby(c_.space, dev_coef::constant(1.0), z_, beta, p_, s);
+    vec::axpby(c_.space, dev_coef::constant(1.0), zt_, beta, pt_, s);
   }
 
   void precondition_and_dot(int set) {
-    c_.M.apply(r_, z_);
-    c_.M.apply_transpose(rt_, zt_);
-    vec::dots3(z_, rt_, sl_.device(), sl_.at(set, RHO));
+    c_.M.apply(c_.space, r_, z_);
+    c_.M.apply_transpose(c_.space, rt_, zt_);
+    vec::dots3(c_.space, z_, rt_, sl_.device(), sl_.at(set, RHO));
   }
 
   const solve_context c_;
@@ -153,7 +153,7 @@ class bicg final : public krylov_method_solver {
 
 }  // namespace
 
-std::unique_ptr<krylov_solver> make_bicg(const solver_options& o) {
+std::unique_ptr<krylov_solver> make_bicg(const solver_options& o, const no_parameters&) {
   return std::make_unique<bicg>(o);
 }
 

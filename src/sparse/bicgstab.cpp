@@ -37,7 +37,7 @@ class bicgstab_method final : public krylov_method {
         // Without a preconditioner p_hat is p and s_hat is s, which lives in r (s = r - alpha v is done in place).
         ph_(identity_ ? p_ : make_large_view<vector_view>("ppl::bicgstab::p_hat", n_)),
         sh_(identity_ ? r_ : make_large_view<vector_view>("ppl::bicgstab::s_hat", n_)),
-        sl_(STRIDE) {}
+        sl_(c.space, STRIDE) {}
 
   // r = b - A x, r_hat = r, p = v = 0; slots: rho = (r, r), and "previous" rv = ts = tt = 1 so that the first
   // beta multiplies p = 0 and v = 0 by finite numbers.
@@ -45,16 +45,16 @@ class bicgstab_method final : public krylov_method {
     const int cur = k & 1;  // the set the next iteration uses
     auto s = sl_.device();
     if (residual_in_work) {
-      Kokkos::deep_copy(r_, t_);
+      vec::copy(c_.space, r_, t_);
     } else {
-      c_.spmv.apply(c_.A, c_.x, r_);
-      vec::axpby(dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
+      c_.spmv.apply(c_.space, c_.A, c_.x, r_);
+      vec::axpby(c_.space, dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), r_, s);
     }
-    Kokkos::deep_copy(rh_, r_);
-    Kokkos::deep_copy(fused_ ? ph_ : p_, 0.0);
-    Kokkos::deep_copy(v_, 0.0);
-    direction_ready_ = false;                 // a new recurrence: its first direction comes from these slots
-    vec::dots3(r_, r_, s, sl_.at(cur, RHO));  // RHO = RR = (r, r)
+    vec::copy(c_.space, rh_, r_);
+    vec::fill(c_.space, fused_ ? ph_ : p_, 0.0);
+    vec::fill(c_.space, v_, 0.0);
+    direction_ready_ = false;                           // a new recurrence: its first direction comes from these slots
+    vec::dots3(c_.space, r_, r_, s, sl_.at(cur, RHO));  // RHO = RR = (r, r)
     sl_.fetch();
     sl_.host(cur ^ 1, RV) = sl_.host(cur ^ 1, TS) = sl_.host(cur ^ 1, TT) = 1.0;
     sl_.push();
@@ -69,29 +69,29 @@ class bicgstab_method final : public krylov_method {
     direction_ready_ = false;
     clock.charge(times.update);
     if (!identity_ && !fused_) {
-      c_.M.apply(p_, ph_);
+      c_.M.apply(c_.space, p_, ph_);
       clock.charge(times.precond);
     }
-    c_.spmv.apply(c_.A, ph_, v_);
+    c_.spmv.apply(c_.space, c_.A, ph_, v_);
     clock.charge(times.spmv);
-    vec::dots3(rh_, v_, s, sl_.at(c, RV));  // rv, rhat2, vv
+    vec::dots3(c_.space, rh_, v_, s, sl_.at(c, RV));  // rv, rhat2, vv
     clock.charge(times.dot);
     const dev_coef alpha =
         dev_coef::ratio(sl_.at(c, RHO), sl_.at(c, RV)).guarded(o.breakdown_tol, sl_.at(c, RHAT2), sl_.at(c, VV));
     // s = r - alpha v, in r; with a diagonal M also s_hat = D^-1 s
-    vec::axpby(alpha.negated(), v_, dev_coef::constant(1.0), r_, s, dinv_, fused_ ? sh_ : vector_view());
+    vec::axpby(c_.space, alpha.negated(), v_, dev_coef::constant(1.0), r_, s, dinv_, fused_ ? sh_ : vector_view());
     clock.charge(times.update);
     if (!identity_ && !fused_) {
-      c_.M.apply(r_, sh_);
+      c_.M.apply(c_.space, r_, sh_);
       clock.charge(times.precond);
     }
-    c_.spmv.apply(c_.A, sh_, t_);
+    c_.spmv.apply(c_.space, c_.A, sh_, t_);
     clock.charge(times.spmv);
-    vec::dots3(t_, r_, s, sl_.at(c, TS));  // ts, tt, ss
+    vec::dots3(c_.space, t_, r_, s, sl_.at(c, TS));  // ts, tt, ss
     clock.charge(times.dot);
     const dev_coef omega =
         dev_coef::ratio(sl_.at(c, TS), sl_.at(c, TT)).guarded(o.breakdown_tol, sl_.at(c, TT), sl_.at(c, SS));
-    vec::xr_update_dots(alpha, ph_, omega, sh_, c_.x, omega.negated(), t_, r_, rh_, s, sl_.at(nx, RHO));
+    vec::xr_update_dots(c_.space, alpha, ph_, omega, sh_, c_.x, omega.negated(), t_, r_, rh_, s, sl_.at(nx, RHO));
     clock.charge(times.update);
     sl_.fetch_begin();
     // The next iteration's direction update needs only device data: queued now, it runs while the host waits for
@@ -139,9 +139,9 @@ class bicgstab_method final : public krylov_method {
     beta.den1 = sl_.at(nx, TS);
     const dev_coef beta_omega = dev_coef::ratio(sl_.at(c, RHO), sl_.at(nx, RV), -1.0);
     if (fused_) {
-      vec::scaled_axpy_pcz(dinv_, r_, beta_omega, v_, beta, ph_, s);
+      vec::scaled_axpy_pcz(c_.space, dinv_, r_, beta_omega, v_, beta, ph_, s);
     } else {
-      vec::axpbypcz(dev_coef::constant(1.0), r_, beta_omega, v_, beta, p_, s);
+      vec::axpbypcz(c_.space, dev_coef::constant(1.0), r_, beta_omega, v_, beta, p_, s);
     }
   }
 
@@ -167,7 +167,7 @@ class bicgstab final : public krylov_method_solver {
 
 }  // namespace
 
-std::unique_ptr<krylov_solver> make_bicgstab(const solver_options& o) {
+std::unique_ptr<krylov_solver> make_bicgstab(const solver_options& o, const no_parameters&) {
   return std::make_unique<bicgstab>(o);
 }
 

@@ -28,10 +28,11 @@ using vec::dev_coef;
 
 class gmres_method final : public krylov_method {
  public:
-  explicit gmres_method(const solve_context& c)
+  gmres_method(const solve_context& c, const gmres_params& p, const gmres_observer& observer)
       : c_(c),
+        observer_(observer),
         n_(c.A.numRows()),
-        m_(std::max(1, std::min(c.o.restart, n_))),  // a basis of more than n vectors cannot grow
+        m_(std::max(1, std::min(p.restart, n_))),  // a basis of more than n vectors cannot grow
         identity_(c.M.is_identity()),
         pad_(vec::multi_dot_slots(m_ + 1)),
         V_(make_large_view<vec::basis_view>("ppl::gmres::V", n_, m_ + 1)),
@@ -50,16 +51,16 @@ class gmres_method final : public krylov_method {
   start_result start(bool residual_in_work, int) override {
     const vector_view v0 = column(0);
     if (residual_in_work) {
-      Kokkos::deep_copy(v0, u_);
+      vec::copy(c_.space, v0, u_);
     } else {
-      c_.spmv.apply(c_.A, c_.x, v0);
-      vec::axpby(dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), v0, s_);
+      c_.spmv.apply(c_.space, c_.A, c_.x, v0);
+      vec::axpby(c_.space, dev_coef::constant(1.0), c_.b, dev_coef::constant(-1.0), v0, s_);
     }
-    vec::dots3(v0, v0, s_, norm_slot());
+    vec::dots3(c_.space, v0, v0, s_, norm_slot());
     fetch();
     const double beta = std::sqrt(sh_(norm_slot()));
     if (beta > 0 && std::isfinite(beta))
-      vec::axpby(dev_coef::constant(1.0 / beta), v0, dev_coef::constant(0.0), v0, s_);
+      vec::axpby(c_.space, dev_coef::constant(1.0 / beta), v0, dev_coef::constant(0.0), v0, s_);
     std::fill(g_.begin(), g_.end(), 0.0);
     g_[0] = beta;
     j_ = 0;
@@ -70,20 +71,20 @@ class gmres_method final : public krylov_method {
     const int j = j_, cols = j + 1;
     const vector_view vj = column(j), w = column(j + 1);
     if (identity_) {
-      c_.spmv.apply(c_.A, vj, w);
+      c_.spmv.apply(c_.space, c_.A, vj, w);
       clock.charge(times.spmv);
     } else {
-      c_.M.apply(vj, z_);
+      c_.M.apply(c_.space, vj, z_);
       clock.charge(times.precond);
-      c_.spmv.apply(c_.A, z_, w);
+      c_.spmv.apply(c_.space, c_.A, z_, w);
       clock.charge(times.spmv);
     }
     // CGS2: h1 = V^T w; w -= V h1 and h2 = V^T w in one pass over V; w -= V h2 with ||w||^2 in the same pass.
-    vec::multi_dots(V_, cols, w, s_, h1_slot());
+    vec::multi_dots(c_.space, V_, cols, w, s_, h1_slot());
     clock.charge(times.dot);
-    vec::combine_then_dots(V_, cols, s_, h1_slot(), w, h2_slot());
+    vec::combine_then_dots(c_.space, V_, cols, s_, h1_slot(), w, h2_slot());
     clock.charge(times.update);
-    vec::combine(V_, cols, s_, h2_slot(), -1.0, 1.0, w, norm_slot());
+    vec::combine(c_.space, V_, cols, s_, h2_slot(), -1.0, 1.0, w, norm_slot());
     clock.charge(times.update);
     fetch();
     clock.charge(times.host);
@@ -107,7 +108,7 @@ class gmres_method final : public krylov_method {
     // h_{j+1,j} ~ 0: A M^-1 v_j lies in the span of V (an invariant subspace). The least-squares solution is then
     // exact in it; v_{j+1} is not formed.
     const bool invariant = hn <= c_.o.breakdown_tol * colnorm_[j];
-    if (!invariant) vec::axpby(dev_coef::constant(1.0 / hn), w, dev_coef::constant(0.0), w, s_);
+    if (!invariant) vec::axpby(c_.space, dev_coef::constant(1.0 / hn), w, dev_coef::constant(0.0), w, s_);
     clock.charge(times.update);
 
     // The previous rotations on column j, then the one that zeroes h_{j+1,j}.
@@ -129,7 +130,7 @@ class gmres_method final : public krylov_method {
     st.rnorm = singular ? std::hypot(g_[j], g_[j + 1]) : std::fabs(g_[j + 1]);
 
     if (st.rnorm <= c_.tol || j_ == m_ || invariant) {
-      if (c_.o.gmres_basis) c_.o.gmres_basis(V_, invariant ? j_ : j_ + 1);  // v_{j+1} is not formed when invariant
+      if (observer_.basis) observer_.basis(V_, invariant ? j_ : j_ + 1);  // v_{j+1} is not formed when invariant
       st.moved = update_x(clock, times);
       if (st.rnorm > c_.tol) {
         if (invariant) {
@@ -146,7 +147,7 @@ class gmres_method final : public krylov_method {
   // The loop ended inside a cycle: form x from the steps made so far.
   void conclude() override {
     if (j_ > 0 && !poisoned_) {
-      phase_clock off(false);
+      phase_clock off(false, c_.space);
       solver_times unused;
       update_x(off, unused);
     }
@@ -181,19 +182,20 @@ class gmres_method final : public krylov_method {
     for (int i = 0; i < k; ++i) sh_(y_slot() + i) = y[i];
     Kokkos::deep_copy(s_, sh_);
     if (identity_) {
-      vec::combine(V_, k, s_, y_slot(), 1.0, 1.0, c_.x);
+      vec::combine(c_.space, V_, k, s_, y_slot(), 1.0, 1.0, c_.x);
     } else {
-      vec::combine(V_, k, s_, y_slot(), 1.0, 0.0, u_);
+      vec::combine(c_.space, V_, k, s_, y_slot(), 1.0, 0.0, u_);
       clock.charge(times.update);
-      c_.M.apply(u_, z_);
+      c_.M.apply(c_.space, u_, z_);
       clock.charge(times.precond);
-      vec::axpby(dev_coef::constant(1.0), z_, dev_coef::constant(1.0), c_.x, s_);
+      vec::axpby(c_.space, dev_coef::constant(1.0), z_, dev_coef::constant(1.0), c_.x, s_);
     }
     clock.charge(times.update);
     return true;
   }
 
   const solve_context c_;
+  const gmres_observer& observer_;
   const int n_, m_;
   const bool identity_;
   const int pad_;       // scalar slots per block: h1, h2, y (each padded for multi_dots), then ||w||^2
@@ -209,18 +211,30 @@ class gmres_method final : public krylov_method {
 
 class gmres final : public krylov_method_solver {
  public:
-  explicit gmres(const solver_options& o) : krylov_method_solver("gmres", o) {}
+  gmres(const solver_options& o, const gmres_params& p, gmres_observer observer)
+      : krylov_method_solver("gmres", o), p_(p), observer_(std::move(observer)) {}
 
  private:
   std::unique_ptr<krylov_method> create(const solve_context& c) const override {
-    return std::make_unique<gmres_method>(c);
+    return std::make_unique<gmres_method>(c, p_, observer_);
   }
+  const gmres_params p_;
+  const gmres_observer observer_;
 };
 
 }  // namespace
 
-std::unique_ptr<krylov_solver> make_gmres(const solver_options& o) {
-  return std::make_unique<gmres>(o);
+const parameter_fields<gmres_params>& gmres_params::fields() {
+  static const auto f = parameter_fields<gmres_params>().integer(
+      "restart", &gmres_params::restart, 1, gmres_max_restart,
+      "m: the Krylov basis holds m vectors before the cycle restarts from the current x (memory: (min(m, n) + 1) n "
+      "doubles)");
+  return f;
+}
+
+std::unique_ptr<krylov_solver> make_gmres(const solver_options& o, const gmres_params& p, gmres_observer observer) {
+  gmres_params::fields().check(p);
+  return std::make_unique<gmres>(o, p, std::move(observer));
 }
 
 }  // namespace ppl

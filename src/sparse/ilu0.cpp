@@ -421,6 +421,37 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
   Kokkos::Profiling::popRegion();
 }
 
+void ilu0_check(const host_csr& A) {
+  const int n = A.rows;
+  std::vector<std::int64_t> diag(n, -1), where(n, -1);
+  std::vector<double> lu = A.values;
+  for (int r = 0; r < n; ++r) {
+    double norm1 = 0;
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) {
+      where[A.entries[j]] = j;
+      norm1 += std::fabs(A.values[j]);
+      if (A.entries[j] == r) diag[r] = j;
+    }
+    if (diag[r] < 0)
+      throw input_error("row " + std::to_string(r + 1) +
+                        " (1-based) has no diagonal entry; preconditioner: ilu0 needs one in every row (use "
+                        "preconditioner: none)");
+    for (auto j = A.row_map[r]; j < diag[r]; ++j) {
+      const int k = A.entries[j];
+      lu[j] /= lu[diag[k]];
+      for (auto q = diag[k] + 1; q < A.row_map[k + 1]; ++q)
+        if (where[A.entries[q]] >= 0) lu[where[A.entries[q]]] -= lu[j] * lu[q];
+    }
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j) where[A.entries[j]] = -1;
+    const double pivot = lu[diag[r]];
+    if (!std::isfinite(pivot) || std::fabs(pivot) <= ilu0_zero_pivot_tolerance * norm1)
+      throw input_error("row " + std::to_string(r + 1) + " (1-based) has a " +
+                        (std::isfinite(pivot) ? "zero" : "non-finite") +
+                        " pivot in the ILU(0) factorisation; preconditioner: ilu0 needs nonzero pivots (use "
+                        "preconditioner: jacobi or none)");
+  }
+}
+
 ilu0_factorization::~ilu0_factorization() = default;
 ilu0_factorization::ilu0_factorization(ilu0_factorization&&) noexcept = default;
 ilu0_factorization& ilu0_factorization::operator=(ilu0_factorization&&) noexcept = default;

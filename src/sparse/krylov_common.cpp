@@ -1,5 +1,4 @@
 // Outcome names, argument checks, the convergence test and the final true residual shared by the Krylov solvers.
-#include <KokkosBlas1_dot.hpp>
 #include <cmath>
 
 #include "krylov_support.hpp"
@@ -29,17 +28,22 @@ bool is_converged(solver_outcome o) {
   return o == solver_outcome::converged_rtol || o == solver_outcome::converged_atol;
 }
 
-double residual_norm(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x,
-                     vector_view work) {
-  spmv.apply(A, x, work);
-  vec::axpby(vec::dev_coef::constant(1.0), b, vec::dev_coef::constant(-1.0), work, vec::scalar_view());
-  return std::sqrt(KokkosBlas::dot(work, work));
+double residual_norm(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
+                     const_vector_view x, vector_view work) {
+  spmv.apply(space, A, x, work);
+  vec::axpby(space, vec::dev_coef::constant(1.0), b, vec::dev_coef::constant(-1.0), work, vec::scalar_view());
+  return std::sqrt(vec::dot(space, work, work));
+}
+
+std::unique_ptr<krylov_solver> make_solver(const std::string& name, const solver_options& o,
+                                           const parameter_values& params) {
+  return solvers().get(name, "solver.method").factory(o, params);
 }
 
 namespace krylov_detail {
 
-bool check_inputs(const crs_matrix& A, const_vector_view b, const_vector_view x, const std::string& solver,
-                  solver_result& result) {
+bool check_inputs(const execution& space, const crs_matrix& A, const_vector_view b, const_vector_view x,
+                  const std::string& solver, solver_result& result) {
   const auto n = static_cast<std::size_t>(A.numRows());
   if (A.numCols() != A.numRows())
     throw input_error(solver + ": the matrix must be square, got " + std::to_string(A.numRows()) + " x " +
@@ -47,8 +51,8 @@ bool check_inputs(const crs_matrix& A, const_vector_view b, const_vector_view x,
   if (b.extent(0) != n || x.extent(0) != n)
     throw input_error(solver + ": sizes differ: matrix " + std::to_string(n) + " rows, b " +
                       std::to_string(b.extent(0)) + ", x " + std::to_string(x.extent(0)));
-  result.b_norm = std::sqrt(KokkosBlas::dot(b, b));
-  if (!std::isfinite(result.b_norm) || !vec::all_finite(x)) {
+  result.b_norm = std::sqrt(vec::dot(space, b, b));
+  if (!std::isfinite(result.b_norm) || !vec::all_finite(space, x)) {
     result.outcome = solver_outcome::diverged_nan;
     result.residual_norm = result.true_residual_norm = result.true_residual = std::nan("");
     return false;
@@ -71,10 +75,10 @@ void record(const solver_options& o, solver_result& result, int iteration, doubl
     o.progress(iteration, result.b_norm > 0 ? rnorm / result.b_norm : rnorm);
 }
 
-void finish(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x, vector_view work,
-            solver_result& result) {
+void finish(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x,
+            vector_view work, solver_result& result) {
   Kokkos::Timer t;
-  result.true_residual_norm = residual_norm(A, spmv, b, x, work);
+  result.true_residual_norm = residual_norm(space, A, spmv, b, x, work);
   result.true_residual = result.b_norm > 0 ? result.true_residual_norm / result.b_norm : result.true_residual_norm;
   result.times.finish = t.seconds();
   result.times.total = result.times.setup + result.times.iterate + result.times.finish;

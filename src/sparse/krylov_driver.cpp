@@ -8,11 +8,11 @@
 
 namespace ppl::krylov_detail {
 
-solver_result krylov_method_solver::solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
-                                          vector_view x) {
+solver_result krylov_method_solver::solve(const execution& space, const crs_matrix& A, spmv_strategy& spmv,
+                                          const_vector_view b, vector_view x) {
   Kokkos::Profiling::pushRegion("ppl::solver[" + name_ + "]");
   try {
-    auto res = run(A, spmv, b, x);
+    auto res = run(space, A, spmv, b, x);
     Kokkos::Profiling::popRegion();
     return res;
   } catch (...) {
@@ -21,18 +21,22 @@ solver_result krylov_method_solver::solve(const crs_matrix& A, spmv_strategy& sp
   }
 }
 
-solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) {
+solver_result krylov_method_solver::run(const execution& space, const crs_matrix& A, spmv_strategy& spmv,
+                                        const_vector_view b, vector_view x) {
   solver_result res;
   res.times.profiled = o_.profile;
   const Kokkos::Timer total;
-  if (!check_inputs(A, b, x, name_, res)) return res;
+  if (!check_inputs(space, A, b, x, name_, res)) return res;
 
   const Kokkos::Timer precond_timer;
-  const auto M = o_.custom_preconditioner ? o_.custom_preconditioner(A) : make_preconditioner(o_.preconditioner, A);
+  // The set-up runs on the default space (the matrix's); the fence also ends the work queued on `space` before it.
+  space.fence();
+  const auto M = o_.custom_preconditioner ? o_.custom_preconditioner(A)
+                                          : make_preconditioner(o_.preconditioner, A, o_.preconditioner_params);
   Kokkos::fence();
   res.times.precond_setup = precond_timer.seconds();
   const double tol = stop_tolerance(o_, res.b_norm);
-  const solve_context ctx{A, spmv, b, x, *M, o_, tol};
+  const solve_context ctx{space, A, spmv, b, x, *M, o_, tol};
   const auto method = create(ctx);
 
   const start_result first = method->start(false, 0);
@@ -41,7 +45,7 @@ solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv
   res.times.setup = total.seconds();
 
   Kokkos::Timer loop;
-  phase_clock clock(o_.profile);
+  phase_clock clock(o_.profile, space);
   int k = 0;
   bool moved = false;  // x changed since the recurrence last (re)started
   // After a breakdown: restart from x (a new recurrence, r = b - A x) unless the restarts are used up or x has not
@@ -66,7 +70,7 @@ solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv
   while (!done) {
     if (rnorm <= tol) {  // the recursive residual passes: check the true one
       const vector_view work = method->work();
-      const double true_norm = residual_norm(A, spmv, b, x, work);
+      const double true_norm = residual_norm(space, A, spmv, b, x, work);
       if (true_norm <= tol) {
         res.outcome = converged_outcome(o_, true_norm);
         break;
@@ -102,9 +106,9 @@ solver_result krylov_method_solver::run(const crs_matrix& A, spmv_strategy& spmv
   }
   method->conclude();
   res.iterations = k;
-  Kokkos::fence();
+  space.fence();
   res.times.iterate = loop.seconds();
-  finish(A, spmv, b, x, method->work(), res);
+  finish(space, A, spmv, b, x, method->work(), res);
   return res;
 }
 

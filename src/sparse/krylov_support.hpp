@@ -21,22 +21,23 @@ namespace ppl::krylov_detail {
 // charge to a bucket. Without profiling charge() does nothing, so kernels stay queued back to back.
 class phase_clock {
  public:
-  explicit phase_clock(bool profile) : profile_(profile) {}
+  phase_clock(bool profile, const execution& space) : profile_(profile), space_(space) {}
   void restart() {
     if (profile_) {
-      Kokkos::fence();
+      space_.fence();
       timer_.reset();
     }
   }
   void charge(double& bucket) {
     if (!profile_) return;
-    Kokkos::fence();
+    space_.fence();
     bucket += timer_.seconds();
     timer_.reset();
   }
 
  private:
   bool profile_;
+  execution space_;
   Kokkos::Timer timer_;
 };
 
@@ -44,8 +45,8 @@ class phase_clock {
 // the previous iteration's scalars (beta needs them) while it writes its own, with no race inside a kernel.
 class scalar_slots {
  public:
-  explicit scalar_slots(int stride)
-      : stride_(stride), dev_("ppl::krylov::scalars", 2 * stride), transfer_(make_scalar_transfer(2 * stride)) {}
+  scalar_slots(const execution& space, int stride)
+      : stride_(stride), dev_("ppl::krylov::scalars", 2 * stride), transfer_(make_scalar_transfer(space, 2 * stride)) {}
   int at(int set, int name) const { return (set & 1) * stride_ + name; }
   vec::scalar_view device() const { return dev_; }
   // The one device -> host transfer of an iteration (2 * stride doubles), whole or in two halves: device work
@@ -69,9 +70,10 @@ class scalar_slots {
   std::unique_ptr<scalar_transfer> transfer_;
 };
 
-// The state of one solve that a method's steps work on: the system, the SpMV, the preconditioner (already set up)
-// and the options. Lives for the whole solve.
+// The state of one solve that a method's steps work on: the execution space, the system, the SpMV, the
+// preconditioner (already set up) and the options. Lives for the whole solve.
 struct solve_context {
+  const execution& space;
   const crs_matrix& A;
   spmv_strategy& spmv;
   const_vector_view b;
@@ -124,14 +126,16 @@ class krylov_method_solver : public krylov_solver {
  public:
   krylov_method_solver(std::string name, const solver_options& o) : name_(std::move(name)), o_(o) {}
   std::string name() const final { return name_; }
-  solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) final;
+  solver_result solve(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
+                      vector_view x) final;
 
  protected:
   // The method's state for one solve (allocates its work vectors; may build what it needs, e.g. BiCG's A^T).
   virtual std::unique_ptr<krylov_method> create(const solve_context& c) const = 0;
 
  private:
-  solver_result run(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x);
+  solver_result run(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
+                    vector_view x);
   const std::string name_;
   const solver_options o_;
 };
@@ -143,8 +147,8 @@ inline bool negligible(double d, double uu, double ww, double tol) {
 
 // Checks shapes, finiteness of b and x0; fills result.b_norm. Returns false (outcome set) when b or x0 holds a
 // NaN/Inf.
-bool check_inputs(const crs_matrix& A, const_vector_view b, const_vector_view x, const std::string& solver,
-                  solver_result& result);
+bool check_inputs(const execution& space, const crs_matrix& A, const_vector_view b, const_vector_view x,
+                  const std::string& solver, solver_result& result);
 
 // The stopping tolerance max(rtol ||b||, atol) and the outcome it names for a residual that meets it.
 double stop_tolerance(const solver_options& o, double b_norm);
@@ -155,7 +159,7 @@ solver_outcome converged_outcome(const solver_options& o, double residual_norm);
 void record(const solver_options& o, solver_result& result, int iteration, double rnorm);
 
 // The final true residual (synchronises); fills result.true_residual{,_norm} and the finish/total times.
-void finish(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x, vector_view work,
-            solver_result& result);
+void finish(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x,
+            vector_view work, solver_result& result);
 
 }  // namespace ppl::krylov_detail

@@ -1,6 +1,8 @@
 // `jacobi`: M = diag(A), applied as z = M^-1 r with vec::multiply (M^-T = M^-1). The inverse diagonal is built once
 // per solve; a zero, missing or non-finite diagonal is a bad input, reported with the first such row, 1-based as in
-// Matrix Market files. BiCGSTAB fuses the application into its updates through inverse_diagonal().
+// Matrix Market files: by the configuration-time check for a matrix file (`ppl validate`), by the set-up on the
+// device for any matrix. BiCGSTAB fuses the application into its updates through inverse_diagonal().
+#include <cmath>
 #include <limits>
 #include <string>
 
@@ -13,6 +15,15 @@
 
 namespace ppl {
 namespace {
+
+const char* what_is_wrong(bool present, double d) {
+  return !present ? "has no diagonal entry" : d == 0.0 ? "has a zero diagonal" : "has a non-finite diagonal";
+}
+
+std::string row_error(int row, bool present, double d) {
+  return "row " + std::to_string(row + 1) + " (1-based) " + what_is_wrong(present, d) +
+         "; preconditioner: jacobi needs a nonzero diagonal in every row (use preconditioner: none)";
+}
 
 struct inverse_diagonal_functor {
   crs_matrix::row_map_type row_map;
@@ -60,10 +71,8 @@ vector_view jacobi_inverse_diagonal(const crs_matrix& A) {
         present = true;
         d += vals(k);
       }
-    const std::string what = !present   ? "has no diagonal entry"
-                             : d == 0.0 ? "has a zero diagonal"
-                                        : "has a non-finite diagonal";
-    throw input_error("jacobi preconditioner: row " + std::to_string(row + 1) + " (1-based) " + what +
+    throw input_error("jacobi preconditioner: row " + std::to_string(row + 1) + " (1-based) " +
+                      what_is_wrong(present, d) +
                       "; Jacobi needs a nonzero diagonal in every row (use preconditioner: none)");
   }
   return dinv;
@@ -76,18 +85,43 @@ class jacobi final : public preconditioner {
  public:
   explicit jacobi(const crs_matrix& A) : dinv_(jacobi_inverse_diagonal(A)) {}
   std::string name() const override { return "jacobi"; }
-  void apply(const_vector_view r, vector_view z) const override { vec::multiply(dinv_, r, z); }
-  void apply_transpose(const_vector_view r, vector_view z) const override { apply(r, z); }
+  void apply(const execution& space, const_vector_view r, vector_view z) const override {
+    vec::multiply(space, dinv_, r, z);
+  }
+  void apply_transpose(const execution& space, const_vector_view r, vector_view z) const override {
+    apply(space, r, z);
+  }
   const_vector_view inverse_diagonal() const override { return dinv_; }
 
  private:
   const_vector_view dinv_;
 };
 
+std::unique_ptr<preconditioner> make_jacobi(const crs_matrix& A, const no_parameters&) {
+  return std::make_unique<jacobi>(A);
+}
+
+// The set-up's refusal, on the host matrix of a file: the first row without a finite nonzero diagonal.
+void check_jacobi(const host_csr& A) {
+  for (int r = 0; r < A.rows; ++r) {
+    double d = 0;
+    bool present = false;
+    for (auto j = A.row_map[r]; j < A.row_map[r + 1]; ++j)
+      if (A.entries[j] == r) present = true, d += A.values[j];
+    if (!present || d == 0.0 || !std::isfinite(d)) throw input_error(row_error(r, present, d));
+  }
+}
+
 }  // namespace
 
-std::unique_ptr<preconditioner> make_jacobi(const crs_matrix& A) {
-  return std::make_unique<jacobi>(A);
+preconditioner_registry::entry jacobi_entry() {
+  return preconditioner_registry::entry::named("jacobi")
+      .with_description("M = diag(A), z = D^-1 r (fused into BiCGSTAB's updates); needs a nonzero diagonal in every row")
+      .with_backends("all")
+      .with_factory(preconditioner_from_values<no_parameters>(make_jacobi))
+      .with_capabilities({precond_diagonal, precond_transpose, precond_every_space})
+      .with_parameters(no_parameters::fields().space())
+      .with_check(check_jacobi);
 }
 
 }  // namespace precond_detail

@@ -1,14 +1,13 @@
 #pragma once
-// The factories of the preconditioners, one per file (precond_<name>.cpp); make_preconditioner() in
-// preconditioner.cpp picks one by kind. Private to src/sparse/.
-#include <memory>
-
+// The preconditioners' registry entries, each defined in its own file (precond_<name>.cpp) with its class, factory,
+// declared parameters, capabilities and configuration-time check; src/sparse/precond_register.cpp lists them.
+// Private to src/sparse/.
 #include "ppl/sparse/preconditioner.hpp"
 
 namespace ppl::precond_detail {
 
-std::unique_ptr<preconditioner> make_none();
-std::unique_ptr<preconditioner> make_jacobi(const crs_matrix& A);
-std::unique_ptr<preconditioner> make_ilu0(const crs_matrix& A);
+preconditioner_registry::entry none_entry();
+preconditioner_registry::entry jacobi_entry();
+preconditioner_registry::entry ilu0_entry();
 
 }  // namespace ppl::precond_detail

@@ -26,10 +26,12 @@ class copy_transfer final : public scalar_transfer {
 
 }  // namespace
 
-std::unique_ptr<scalar_transfer> make_scalar_transfer(int n) {
+std::unique_ptr<scalar_transfer> make_scalar_transfer(const execution& space, int n) {
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) return make_scalar_transfer_cuda(n);
+  if constexpr (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value)
+    return make_scalar_transfer_cuda(space.visit([](const auto& s) { return Kokkos::Cuda(s); }), n);
 #endif
+  (void)space;  // the copy fences everything: it follows the work of any space
   return std::make_unique<copy_transfer>(n);
 }
 

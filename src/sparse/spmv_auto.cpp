@@ -52,7 +52,8 @@ class auto_vector final : public spmv_vector_mapping {
 // FMA (the fastest CPU mapping at 27 and 81 nonzeros per row, 1 and 2 threads: perf/results/spmv-openmp-3), else
 // `scalar`, one thread per row (7-18% ahead of the portable vector mapping, whose lanes are a loop on the host, in
 // six of the eight cases of perf/results/spmv-openmp-2); on any other device the portable vector mapping with
-// auto_threads_per_row. describe() says which and why.
+// auto_threads_per_row. describe() says which and why. Runs on every space its choice runs on: every space on the
+// host (scalar, scalar_avx2), the default one on CUDA.
 class spmv_auto final : public spmv_strategy {
  public:
   explicit spmv_auto(int rows_per_team) : portable_(rows_per_team) {}
@@ -62,7 +63,7 @@ class spmv_auto final : public spmv_strategy {
     if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) {
       const bool stream = cuda_prefers_stream(mean);
       auto& chosen = stream ? stream_cuda_ : vector_cuda_;
-      if (!chosen) chosen = stream ? make_spmv_stream_cuda(nullptr) : make_spmv_vector_cuda(nullptr);
+      if (!chosen) chosen = stream ? make_stream_cuda_spmv() : make_vector_cuda_spmv();
       chosen->prepare(A);
       chosen_ = chosen.get();
       why_ = std::string("CUDA build: the fastest mapping on the H200 for ") +
@@ -73,7 +74,7 @@ class spmv_auto final : public spmv_strategy {
     if (Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible) {
       // The registry offers scalar_avx2 only on a CPU with AVX2 and FMA (build_requirement::avx2).
       const auto* simd = spmv_strategies().find("scalar_avx2");
-      if (!scalar_) scalar_ = simd != nullptr ? simd->factory(nullptr) : make_spmv_scalar(nullptr);
+      if (!scalar_) scalar_ = simd != nullptr ? simd->factory({}) : make_scalar_spmv();
       scalar_->prepare(A);
       chosen_ = scalar_.get();
       why_ = simd != nullptr ? "host build on an x86-64 CPU with AVX2 and FMA: the fastest mapping on the CPU"
@@ -84,9 +85,9 @@ class spmv_auto final : public spmv_strategy {
     chosen_ = &portable_;
     why_ = "portable vector mapping, threads per row from the mean row length";
   }
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
     if (chosen_ == nullptr) prepare(A);  // a caller that skipped prepare still gets the rule
-    chosen_->apply(A, x, y);
+    chosen_->apply(space, A, x, y);
   }
   std::string describe() const override {
     return chosen_ == nullptr ? "auto (not prepared)" : "auto: " + chosen_->describe() + " (" + why_ + ")";
@@ -101,10 +102,16 @@ class spmv_auto final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_auto(const config_node* params) {
-  int rows_per_team = 0;
-  if (params != nullptr) rows_per_team = params->get_in<int>("rows_per_team", 0, 0, 1024);
-  return std::make_unique<spmv_auto>(rows_per_team);
+const parameter_fields<auto_spmv_params>& auto_spmv_params::fields() {
+  static const auto f = parameter_fields<auto_spmv_params>().integer_or_auto(
+      "rows_per_team", &auto_spmv_params::rows_per_team, 1, 1024,
+      "rows per team of the portable vector path (a device without a specialised mapping); auto: as vector's");
+  return f;
+}
+
+std::unique_ptr<spmv_strategy> make_auto_spmv(const auto_spmv_params& p) {
+  auto_spmv_params::fields().check(p);
+  return std::make_unique<spmv_auto>(p.rows_per_team);
 }
 
 }  // namespace ppl

@@ -1,31 +1,23 @@
 #pragma once
-// Factories of the SpMV strategies, one per file, collected into the registry by register.cpp.
-#include <memory>
+// What the SpMV strategy files share (private to src/sparse/): the public typed factories and parameter structs,
+// the defaults' rules, and the guard of the strategies that run only on the default execution space.
+#include <string>
 
-#include "ppl/jobs/config.hpp"
+#include "ppl/core/execution.hpp"
 #include "ppl/sparse/spmv_defaults.hpp"
+#include "ppl/sparse/spmv_strategies.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
 
-std::unique_ptr<spmv_strategy> make_spmv_scalar(const config_node* params);
-std::unique_ptr<spmv_strategy> make_spmv_vector(const config_node* params);
-std::unique_ptr<spmv_strategy> make_spmv_auto(const config_node* params);
-std::unique_ptr<spmv_strategy> make_spmv_kokkos_kernels(const config_node* params);
-std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params);
-#if defined(KOKKOS_ENABLE_CUDA)
-std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params);
-std::unique_ptr<spmv_strategy> make_spmv_stream_cuda(const config_node* params);
-#endif
-#if defined(PPL_HAS_X86_SIMD)
-std::unique_ptr<spmv_strategy> make_spmv_scalar_avx2(const config_node* params);
-#endif
+// Throws ppl::error (failure) unless `space` is the default execution space: for strategies whose kernels cannot
+// be launched on another one (Kokkos Kernels' spmv takes no execution space instance in 3.4; CUDA kernels).
+void require_default_space(const execution& space, const std::string& strategy);
 
-// Reads and checks `threads_per_row` (a power of two in [1, 32]) and `rows_per_team` from `params`.
+// The vector mapping's shape (spmv_vector.hpp): `vector` from its parameters, `auto` from its rule.
 struct vector_mapping {
   int threads_per_row = 8;
   int rows_per_team = 0;  // 0: chosen from threads_per_row (a 256-thread team on GPUs)
 };
-vector_mapping read_vector_mapping(const config_node* params, int default_threads_per_row);
 
 }  // namespace ppl

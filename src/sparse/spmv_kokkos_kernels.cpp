@@ -1,5 +1,6 @@
 // `kokkos_kernels`: the vendor-neutral peer, KokkosSparse::spmv with its default controls ("N"), and its own
-// transpose mode ("T", atomics on GPUs) instead of an explicit transpose.
+// transpose mode ("T", atomics on GPUs) instead of an explicit transpose. Kokkos Kernels 3.4's spmv takes no
+// execution space instance: this strategy runs on the default execution space only (require_default_space).
 // KokkosSparse_spmv.hpp is not self-contained: Kokkos_Core.hpp and <string> must come first.
 // clang-format off
 #include <Kokkos_Core.hpp>
@@ -14,12 +15,14 @@ namespace {
 
 class spmv_kokkos_kernels final : public spmv_strategy {
  public:
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
+    require_default_space(space, "kokkos_kernels");
     Kokkos::Profiling::pushRegion("ppl::spmv[kokkos_kernels]");
     KokkosSparse::spmv("N", 1.0, A, x, 0.0, y);
     Kokkos::Profiling::popRegion();
   }
-  void apply_transpose(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply_transpose(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
+    require_default_space(space, "kokkos_kernels");
     Kokkos::Profiling::pushRegion("ppl::spmv[kokkos_kernels]");
     // KK 3.4's "T" path scales y by beta (0 * NaN = NaN) instead of overwriting it: clear y first.
     Kokkos::deep_copy(y, 0.0);
@@ -31,7 +34,7 @@ class spmv_kokkos_kernels final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_kokkos_kernels(const config_node*) {
+std::unique_ptr<spmv_strategy> make_kokkos_kernels_spmv(const no_parameters&) {
   return std::make_unique<spmv_kokkos_kernels>();
 }
 

@@ -1,5 +1,5 @@
 // `scalar`: one thread per row (Bell & Garland's CSR-scalar). Coalesces badly on GPUs (neighbouring threads read
-// rows far apart) but has no reduction: the baseline of the mappings.
+// rows far apart) but has no reduction: the baseline of the mappings. Runs on every execution space.
 #include <Kokkos_Core.hpp>
 
 #include "spmv_factories.hpp"
@@ -24,10 +24,13 @@ struct scalar_kernel {
 
 class spmv_scalar final : public spmv_strategy {
  public:
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
     Kokkos::Profiling::pushRegion("ppl::spmv[scalar]");
-    Kokkos::parallel_for("ppl::spmv[scalar]", Kokkos::RangePolicy<sparse_space>(0, A.numRows()),
-                         scalar_kernel{A.graph.row_map, A.graph.entries, A.values, x, y});
+    const scalar_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y};
+    space.visit([&](const auto& s) {
+      using S = std::decay_t<decltype(s)>;
+      Kokkos::parallel_for("ppl::spmv[scalar]", Kokkos::RangePolicy<S>(s, 0, A.numRows()), k);
+    });
     Kokkos::Profiling::popRegion();
   }
   std::string describe() const override { return "scalar, 1 thread/row"; }
@@ -35,7 +38,7 @@ class spmv_scalar final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_scalar(const config_node*) {
+std::unique_ptr<spmv_strategy> make_scalar_spmv(const no_parameters&) {
   return std::make_unique<spmv_scalar>();
 }
 

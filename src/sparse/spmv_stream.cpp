@@ -8,7 +8,8 @@
 // row-sized pieces; on the H200 that is 2.55 TB/s against 3.61 TB/s for this design on the 27-per-row matrix
 // (perf/results/h200-run4, the probe).
 // A team whose range exceeds the scratch capacity (rows much longer than the mean) falls back to the vector
-// mapping from global memory, so any matrix is handled; the capacity is sized from the mean row length.
+// mapping from global memory, so any matrix is handled; the capacity is sized from the mean row length. Runs on
+// every execution space.
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
@@ -20,12 +21,13 @@ namespace {
 
 // At most 32 registers, so that 8 teams of 256 threads fit on an SM: a memory-bound kernel needs the loads of
 // every warp it can hold in flight (without the bound nvcc took 40 registers: 6 teams, ncu, run 4).
-using team_policy = Kokkos::TeamPolicy<sparse_space, Kokkos::LaunchBounds<256, 8>>;
-using member_type = team_policy::member_type;
+template <class Space>
+using team_policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, 8>>;
 constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
 constexpr int team_threads = host_space ? 1 : 256;  // threads of a team (team size x vector length)
 constexpr int unroll = 4;                           // loads in flight per thread in phase 1
 
+template <class Member>
 struct stream_kernel {
   crs_matrix::row_map_type row_map;
   crs_matrix::index_type entries;
@@ -34,7 +36,7 @@ struct stream_kernel {
   vector_view y;
   int rows = 0, rows_per_team = 1, lanes = 1, capacity = 0;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& m) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& m) const {
     const int first = m.league_rank() * rows_per_team;
     const int count = rows - first < rows_per_team ? rows - first : rows_per_team;
     double* products = static_cast<double*>(m.team_scratch(0).get_shmem(sizeof(double) * capacity));
@@ -105,7 +107,7 @@ class spmv_stream final : public spmv_strategy {
  public:
   explicit spmv_stream(int rows_per_team) : rows_per_team_(rows_per_team) {}
 
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
     Kokkos::Profiling::pushRegion("ppl::spmv[stream]");
     const int rows = A.numRows();
     if (rows > 0) {
@@ -118,10 +120,14 @@ class spmv_stream final : public spmv_strategy {
       // Kokkos refuses the launch otherwise).
       const int wanted = r * std::max(32, static_cast<int>(std::ceil(1.25 * mean)));
       const int capacity = host_space ? wanted : std::min(3072 - r * lanes, wanted);
-      stream_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, r, lanes, capacity};
-      team_policy policy((rows + r - 1) / r, team_size, lanes);
-      policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * (capacity + r * lanes)));
-      Kokkos::parallel_for("ppl::spmv[stream]", policy, k);
+      space.visit([&](const auto& s) {
+        using policy_type = team_policy<std::decay_t<decltype(s)>>;
+        const stream_kernel<typename policy_type::member_type> k{
+            A.graph.row_map, A.graph.entries, A.values, x, y, rows, r, lanes, capacity};
+        policy_type policy(s, (rows + r - 1) / r, team_size, lanes);
+        policy.set_scratch_size(0, Kokkos::PerTeam(sizeof(double) * (capacity + r * lanes)));
+        Kokkos::parallel_for("ppl::spmv[stream]", policy, k);
+      });
     }
     Kokkos::Profiling::popRegion();
   }
@@ -145,15 +151,17 @@ int stream_rows_per_team(double mean_nnz, bool gpu) {
   return r;
 }
 
-std::unique_ptr<spmv_strategy> make_spmv_stream(const config_node* params) {
-  int rows_per_team = 0;
-  if (params != nullptr) {
-    rows_per_team = params->get_in<int>("rows_per_team", 0, 0, 256);
-    if (rows_per_team != 0 && (rows_per_team & (rows_per_team - 1)) != 0)
-      throw input_error(params->where("rows_per_team") + ": rows_per_team must be a power of two in [1, 256], got " +
-                        std::to_string(rows_per_team));
-  }
-  return std::make_unique<spmv_stream>(rows_per_team);
+const parameter_fields<stream_spmv_params>& stream_spmv_params::fields() {
+  static const auto f = parameter_fields<stream_spmv_params>().integer_of_or_auto(
+      "rows_per_team", &stream_spmv_params::rows_per_team, {1, 2, 4, 8, 16, 32, 64, 128, 256},
+      "R, the rows of a team; auto: on a GPU the largest power of two in [8, 128] with R x mean nonzeros per row <= "
+      "2048, on the host 256");
+  return f;
+}
+
+std::unique_ptr<spmv_strategy> make_stream_spmv(const stream_spmv_params& p) {
+  stream_spmv_params::fields().check(p);
+  return std::make_unique<spmv_stream>(p.rows_per_team);
 }
 
 }  // namespace ppl

@@ -7,12 +7,10 @@
 namespace ppl {
 namespace {
 
-using team_policy = Kokkos::TeamPolicy<sparse_space>;
-using member_type = team_policy::member_type;
-
 // GPUs run one row per (team thread, vector lanes) pair; host backends run one team per thread and loop.
 constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
 
+template <class Member>
 struct vector_kernel {
   crs_matrix::row_map_type row_map;
   crs_matrix::index_type entries;
@@ -22,7 +20,7 @@ struct vector_kernel {
   int rows = 0;
   int rows_per_team = 1;
 
-  KOKKOS_INLINE_FUNCTION void operator()(const member_type& team) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const Member& team) const {
     const int first = team.league_rank() * rows_per_team;
     const int count = rows - first < rows_per_team ? rows - first : rows_per_team;
     Kokkos::parallel_for(Kokkos::TeamThreadRange(team, count), [&](const int i) {
@@ -40,21 +38,25 @@ struct vector_kernel {
 
 }  // namespace
 
-void spmv_vector_mapping::apply(const crs_matrix& A, const_vector_view x, vector_view y) {
+void spmv_vector_mapping::apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) {
   const std::string label = "ppl::spmv[" + name_ + "]";
   Kokkos::Profiling::pushRegion(label);
   const int rows = A.numRows();
   const int tpr = m_.threads_per_row;
   const int rows_per_team = m_.rows_per_team > 0 ? m_.rows_per_team : vector_rows_per_team(tpr, !host_space);
-  vector_kernel k{A.graph.row_map, A.graph.entries, A.values, x, y, rows, rows_per_team};
   if (rows > 0) {
-    const int league = (rows + rows_per_team - 1) / rows_per_team;
-    int team_size = 1;
-    if (!host_space) {
-      const int max_team = team_policy(league, 1, tpr).team_size_max(k, Kokkos::ParallelForTag());
-      team_size = std::min(rows_per_team, max_team);
-    }
-    Kokkos::parallel_for(label, team_policy(league, team_size, tpr), k);
+    space.visit([&](const auto& s) {
+      using policy = Kokkos::TeamPolicy<std::decay_t<decltype(s)>>;
+      const vector_kernel<typename policy::member_type> k{A.graph.row_map, A.graph.entries, A.values, x, y, rows,
+                                                          rows_per_team};
+      const int league = (rows + rows_per_team - 1) / rows_per_team;
+      int team_size = 1;
+      if (!host_space) {
+        const int max_team = policy(s, league, 1, tpr).team_size_max(k, Kokkos::ParallelForTag());
+        team_size = std::min(rows_per_team, max_team);
+      }
+      Kokkos::parallel_for(label, policy(s, league, team_size, tpr), k);
+    });
   }
   Kokkos::Profiling::popRegion();
 }
@@ -69,8 +71,19 @@ int vector_rows_per_team(int threads_per_row, bool gpu) {
   return gpu ? std::max(1, 256 / threads_per_row) : 128;
 }
 
-std::unique_ptr<spmv_strategy> make_spmv_vector(const config_node* params) {
-  return std::make_unique<spmv_vector_mapping>("vector", read_vector_mapping(params, vector_default_threads_per_row));
+const parameter_fields<vector_spmv_params>& vector_spmv_params::fields() {
+  static const auto f =
+      parameter_fields<vector_spmv_params>()
+          .integer_of("threads_per_row", &vector_spmv_params::threads_per_row, {1, 2, 4, 8, 16, 32},
+                      "vector lanes per row (they stride over its nonzeros and reduce them)")
+          .integer_or_auto("rows_per_team", &vector_spmv_params::rows_per_team, 1, 1024,
+                           "rows per team; auto: 256 / threads_per_row on a GPU (256-thread teams), 128 on the host");
+  return f;
+}
+
+std::unique_ptr<spmv_strategy> make_vector_spmv(const vector_spmv_params& p) {
+  vector_spmv_params::fields().check(p);
+  return std::make_unique<spmv_vector_mapping>("vector", vector_mapping{p.threads_per_row, p.rows_per_team});
 }
 
 }  // namespace ppl

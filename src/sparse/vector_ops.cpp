@@ -36,7 +36,10 @@ struct runs {
   explicit runs(std::size_t size) : n(static_cast<int>(size)), items((n + per_item - 1) / per_item) {}
   KOKKOS_INLINE_FUNCTION int element(int w, int k) const { return on_host ? w * per_item + k : w + k * items; }
   KOKKOS_INLINE_FUNCTION bool full(int w) const { return element(w, per_item - 1) < n; }
-  Kokkos::RangePolicy<sparse_space> policy() const { return Kokkos::RangePolicy<sparse_space>(0, items); }
+  template <class Space>
+  Kokkos::RangePolicy<Space> policy(const Space& space) const {
+    return Kokkos::RangePolicy<Space>(space, 0, items);
+  }
 };
 
 // Runs item w's elements through load(k, i) (fetch element i into register slot k) and step(k, i) (compute and
@@ -353,7 +356,9 @@ struct combine_functor : std::conditional<Norm, sum_reduction<1>, no_reduction>:
 // finish, found with an atomic counter, adds the partials with all its threads and writes the result slots.
 constexpr int team_threads = 256;
 constexpr int max_sums = multi_dot_block;  // the widest reduction (multi_dots' block of columns)
-using reduce_policy = Kokkos::TeamPolicy<sparse_space, Kokkos::LaunchBounds<team_threads, 4>>;
+template <class Space>
+using reduce_policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<team_threads, 4>>;
+using reduce_member = reduce_policy<sparse_space>::member_type;
 
 // The partial sums and the finishing counter: one workspace for the process, used by one reduction at a time (the
 // kernels of the default execution space instance run in order); the counter is zero between reductions (the last
@@ -363,7 +368,7 @@ struct reduce_workspace {
   Kokkos::View<double*> partials;  // teams x max_sums
   Kokkos::View<unsigned*> counter;
 };
-reduce_workspace& workspace() {
+[[maybe_unused]] reduce_workspace& workspace() {
   static std::unique_ptr<reduce_workspace> w;
   if (!w) {
     w = std::make_unique<reduce_workspace>();
@@ -380,7 +385,7 @@ reduce_workspace& workspace() {
 // stages a team reduction in one static shared array and has no barrier before writing it, so a team_reduce that
 // follows another could overwrite the first one's result before every thread has read it.
 template <int N>
-KOKKOS_INLINE_FUNCTION void team_sums(const reduce_policy::member_type& m, sums<N>& v) {
+KOKKOS_INLINE_FUNCTION void team_sums(const reduce_member& m, sums<N>& v) {
   for (int c = 0; c < N; ++c) {
     m.team_reduce(Kokkos::Sum<double>(v.v[c]));
     m.team_barrier();
@@ -394,7 +399,7 @@ struct team_reduction {
   Kokkos::View<double*> partials;
   Kokkos::View<unsigned*> counter;
   double* out;
-  KOKKOS_INLINE_FUNCTION void operator()(const reduce_policy::member_type& m) const {
+  KOKKOS_INLINE_FUNCTION void operator()(const reduce_member& m) const {
     sums<N> v;
     f.init(v);
     const int stride = m.league_size() * m.team_size();
@@ -424,24 +429,38 @@ struct team_reduction {
   }
 };
 
-// s[slot .. slot + N) = the sums of f over items [0, items): Kokkos' range reduction on the host, the team
-// reduction above on a GPU.
+// s[slot .. slot + N) = the sums of f over items [0, items) on `space`: Kokkos' range reduction on the host, the
+// team reduction above on a GPU (its default space: a GPU build has no other).
 template <int N, class F>
-void reduce_items(const char* name, const runs& e, const F& f, scalar_view s, int slot) {
+void reduce_items(const execution& space, const char* name, const runs& e, const F& f, scalar_view s, int slot) {
   static_assert(N <= max_sums, "partial slots per team");
-  if (on_host) {
-    Kokkos::parallel_reduce(name, e.policy(), f, result<N>(s, slot));
-    return;
-  }
-  if (e.items == 0) {
-    Kokkos::deep_copy(Kokkos::subview(s, std::make_pair(slot, slot + N)), 0.0);
-    return;
-  }
-  reduce_workspace& w = workspace();
-  const int league = std::min(w.teams, (e.items + team_threads - 1) / team_threads);
-  Kokkos::parallel_for(name, reduce_policy(league, team_threads),
-                       team_reduction<N, F>{f, e.items, w.partials, w.counter, s.data() + slot});
+  space.visit([&](const auto& ex) {
+    if constexpr (on_host) {
+      Kokkos::parallel_reduce(name, e.policy(ex), f, result<N>(s, slot));
+    } else {
+      using S = std::decay_t<decltype(ex)>;
+      if (e.items == 0) {
+        Kokkos::deep_copy(ex, Kokkos::subview(s, std::make_pair(slot, slot + N)), 0.0);
+        return;
+      }
+      reduce_workspace& w = workspace();
+      const int league = std::min(w.teams, (e.items + team_threads - 1) / team_threads);
+      Kokkos::parallel_for(name, reduce_policy<S>(ex, league, team_threads),
+                           team_reduction<N, F>{f, e.items, w.partials, w.counter, s.data() + slot});
+    }
+  });
 }
+
+// f over items [0, items) on `space`.
+template <class F>
+void for_items(const execution& space, const char* name, const runs& e, const F& f) {
+  space.visit([&](const auto& ex) { Kokkos::parallel_for(name, e.policy(ex), f); });
+}
+
+struct dot_functor {
+  const_vector_view a, b;
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, double& sum) const { sum += a(i) * b(i); }
+};
 
 struct count_nonfinite_functor {
   const_vector_view x;
@@ -456,37 +475,39 @@ double eval_on_host(const dev_coef& k, const double* s) {
   return k.eval(s);  // the device rule, compiled for the host
 }
 
-void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot) {
+void dots3(const execution& space, const_vector_view a, const_vector_view b, scalar_view s, int slot) {
   const runs e(a.extent(0));
-  reduce_items<3>("ppl::vec::dots3", e, dots3_functor(e, a, b), s, slot);
+  reduce_items<3>(space, "ppl::vec::dots3", e, dots3_functor(e, a, b), s, slot);
 }
 
-void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s, const_vector_view d,
-           vector_view dy) {
+void axpby(const execution& space, const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y,
+           scalar_view s, const_vector_view d, vector_view dy) {
   const runs e(y.extent(0));
-  Kokkos::parallel_for("ppl::vec::axpby", e.policy(), axpby_functor{e, a, b, x, y, s.data(), d, dy});
+  for_items(space, "ppl::vec::axpby", e, axpby_functor{e, a, b, x, y, s.data(), d, dy});
 }
 
-void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
-              vector_view z, scalar_view s, const_vector_view d, vector_view dz) {
+void axpbypcz(const execution& space, const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y,
+              const dev_coef& c, vector_view z, scalar_view s, const_vector_view d, vector_view dz) {
   const runs e(z.extent(0));
-  Kokkos::parallel_for("ppl::vec::axpbypcz", e.policy(), axpbypcz_functor{e, a, b, c, x, y, z, s.data(), d, dz});
+  for_items(space, "ppl::vec::axpbypcz", e, axpbypcz_functor{e, a, b, c, x, y, z, s.data(), d, dz});
 }
 
-void scaled_axpy_pcz(const_vector_view d, const_vector_view x, const dev_coef& b, const_vector_view y,
-                     const dev_coef& c, vector_view z, scalar_view s) {
+void scaled_axpy_pcz(const execution& space, const_vector_view d, const_vector_view x, const dev_coef& b,
+                     const_vector_view y, const dev_coef& c, vector_view z, scalar_view s) {
   const runs e(z.extent(0));
-  Kokkos::parallel_for("ppl::vec::scaled_axpy_pcz", e.policy(), scaled_axpy_pcz_functor{e, b, c, x, y, d, z, s.data()});
+  for_items(space, "ppl::vec::scaled_axpy_pcz", e, scaled_axpy_pcz_functor{e, b, c, x, y, d, z, s.data()});
 }
 
-void multiply(const_vector_view d, const_vector_view x, vector_view z) {
-  Kokkos::parallel_for("ppl::vec::multiply", Kokkos::RangePolicy<sparse_space>(0, z.extent(0)),
-                       multiply_functor{d, x, z});
+void multiply(const execution& space, const_vector_view d, const_vector_view x, vector_view z) {
+  space.visit([&](const auto& ex) {
+    using S = std::decay_t<decltype(ex)>;
+    Kokkos::parallel_for("ppl::vec::multiply", Kokkos::RangePolicy<S>(ex, 0, z.extent(0)), multiply_functor{d, x, z});
+  });
 }
 
-void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, const_vector_view q, vector_view x,
-                    const dev_coef& c, const_vector_view t, vector_view r, const_vector_view rh, scalar_view s,
-                    int slot) {
+void xr_update_dots(const execution& space, const dev_coef& a, const_vector_view p, const dev_coef& b,
+                    const_vector_view q, vector_view x, const dev_coef& c, const_vector_view t, vector_view r,
+                    const_vector_view rh, scalar_view s, int slot) {
   xr_update_functor f(runs(x.extent(0)));
   f.a = a;
   f.b = b;
@@ -498,11 +519,11 @@ void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, c
   f.x = x;
   f.r = r;
   f.s = s.data();
-  reduce_items<2>("ppl::vec::xr_update_dots", f.e, f, s, slot);
+  reduce_items<2>(space, "ppl::vec::xr_update_dots", f.e, f, s, slot);
 }
 
-void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
-                      vector_view r, vector_view rt, scalar_view s, int slot) {
+void bicg_update_dots(const execution& space, const dev_coef& a, const_vector_view p, const_vector_view q,
+                      const_vector_view qt, vector_view x, vector_view r, vector_view rt, scalar_view s, int slot) {
   bicg_update_functor f(runs(x.extent(0)));
   f.a = a;
   f.p = p;
@@ -512,49 +533,70 @@ void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view 
   f.r = r;
   f.rt = rt;
   f.s = s.data();
-  reduce_items<3>("ppl::vec::bicg_update_dots", f.e, f, s, slot);
+  reduce_items<3>(space, "ppl::vec::bicg_update_dots", f.e, f, s, slot);
 }
 
 namespace {
 // multi_dots of the blocks of columns from `first` on.
-void multi_dots_from(const basis_view& V, int first, int ncols, const_vector_view w, scalar_view s, int slot) {
+void multi_dots_from(const execution& space, const basis_view& V, int first, int ncols, const_vector_view w,
+                     scalar_view s, int slot) {
   const runs e(w.extent(0));
   for (; first < ncols; first += multi_dot_block) {
     const int count = ncols - first < multi_dot_block ? ncols - first : multi_dot_block;
-    reduce_items<multi_dot_block>("ppl::vec::multi_dots", e, multi_dots_functor(e, V, first, count, w), s,
+    reduce_items<multi_dot_block>(space, "ppl::vec::multi_dots", e, multi_dots_functor(e, V, first, count, w), s,
                                   slot + first);
   }
 }
 }  // namespace
 
-void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
-  multi_dots_from(V, 0, ncols, w, s, slot);
+void multi_dots(const execution& space, const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot) {
+  multi_dots_from(space, V, 0, ncols, w, s, slot);
 }
 
-void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
-             int norm_slot) {
+void combine(const execution& space, const basis_view& V, int ncols, scalar_view s, int slot, double a, double b,
+             vector_view y, int norm_slot) {
   const runs e(y.extent(0));
   if (norm_slot >= 0)
-    reduce_items<1>("ppl::vec::combine_norm", e, combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), s,
+    reduce_items<1>(space, "ppl::vec::combine_norm", e, combine_functor<true>(e, V, ncols, s.data() + slot, a, b, y), s,
                     norm_slot);
   else
-    Kokkos::parallel_for("ppl::vec::combine", e.policy(),
-                         combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));
+    for_items(space, "ppl::vec::combine", e, combine_functor<false>(e, V, ncols, s.data() + slot, a, b, y));
 }
 
-void combine_then_dots(const basis_view& V, int ncols, scalar_view s, int slot, vector_view y, int dot_slot) {
+void combine_then_dots(const execution& space, const basis_view& V, int ncols, scalar_view s, int slot, vector_view y,
+                       int dot_slot) {
   const runs e(y.extent(0));
   const int count = ncols < multi_dot_block ? ncols : multi_dot_block;
-  reduce_items<multi_dot_block>("ppl::vec::combine_then_dots", e,
+  reduce_items<multi_dot_block>(space, "ppl::vec::combine_then_dots", e,
                                 combine_dots_functor(e, V, ncols, count, s.data() + slot, y), s, dot_slot);
-  multi_dots_from(V, multi_dot_block, ncols, y, s, dot_slot);
+  multi_dots_from(space, V, multi_dot_block, ncols, y, s, dot_slot);
 }
 
-bool all_finite(const_vector_view x) {
+bool all_finite(const execution& space, const_vector_view x) {
   int bad = 0;
-  Kokkos::parallel_reduce("ppl::vec::all_finite", Kokkos::RangePolicy<sparse_space>(0, x.extent(0)),
-                          count_nonfinite_functor{x}, bad);
+  space.visit([&](const auto& ex) {
+    using S = std::decay_t<decltype(ex)>;
+    Kokkos::parallel_reduce("ppl::vec::all_finite", Kokkos::RangePolicy<S>(ex, 0, x.extent(0)),
+                            count_nonfinite_functor{x}, bad);
+  });
   return bad == 0;
+}
+
+double dot(const execution& space, const_vector_view a, const_vector_view b) {
+  double sum = 0;
+  space.visit([&](const auto& ex) {
+    using S = std::decay_t<decltype(ex)>;
+    Kokkos::parallel_reduce("ppl::vec::dot", Kokkos::RangePolicy<S>(ex, 0, a.extent(0)), dot_functor{a, b}, sum);
+  });
+  return sum;
+}
+
+void copy(const execution& space, vector_view dst, const_vector_view src) {
+  space.visit([&](const auto& ex) { Kokkos::deep_copy(ex, dst, src); });
+}
+
+void fill(const execution& space, vector_view v, double value) {
+  space.visit([&](const auto& ex) { Kokkos::deep_copy(ex, v, value); });
 }
 
 }  // namespace ppl::vec

@@ -123,6 +123,33 @@ TEST(sweep, declared_space_per_strategy_and_cuda_points_listed_apart) {
   EXPECT_EQ(read(dir, "vary: {strategy_params.coarsening: [4]}\nspace: declared\n").points.size(), 1u);
 }
 
+// A solve base: `space: declared` expands each point's SpMV strategy's declared finite parameters (spmv.<name>);
+// ranges (vector's rows_per_team) keep their defaults, as do parameters already varied.
+TEST(sweep, declared_space_of_a_solve_base_is_the_spmv_strategy_s) {
+  ppl_test::temp_dir dir;
+  auto read_solve = [&](const std::string& body) {
+    const auto path =
+        dir.write("sweep.yaml", "job: sweep\nbase:\n  job: solve\n  matrix: {generator: convection_diffusion, n: 4}\n" +
+                                    body + "space: declared\noutput: {results: r.jsonl}\n");
+    ppl_test::scoped_cwd cwd(dir.path);
+    auto root = ppl::config_node::from_file(path);
+    auto s = ppl::read_sweep_config(root);
+    root.child("job");
+    root.check_all_used();
+    return s;
+  };
+  // scalar: none; vector: threads_per_row 1, 2, 4, 8, 16, 32; stream: rows_per_team 1, 2, ..., 256 (9).
+  const auto s = read_solve("vary: {spmv.strategy: [scalar, vector, stream]}\n");
+  ASSERT_EQ(s.points.size(), 1u + 6u + 9u);
+  EXPECT_EQ(s.points[0].text(), "spmv.strategy=scalar");
+  EXPECT_EQ(s.points[1].text(), "spmv.strategy=vector spmv.threads_per_row=1");
+  EXPECT_EQ(s.points[6].text(), "spmv.strategy=vector spmv.threads_per_row=32");
+  EXPECT_EQ(s.points[7].text(), "spmv.strategy=stream spmv.rows_per_team=1");
+  EXPECT_EQ(read_solve("vary: {spmv.strategy: [vector], spmv.threads_per_row: [4]}\n").points.size(), 1u);
+  // The base's strategy (auto: rows_per_team is a range) alone: the base point.
+  EXPECT_EQ(read_solve("").points.size(), 1u);
+}
+
 TEST(sweep, bad_input_names_the_key) {
   EXPECT_NE(bad("vary: {strategy_params.coarsning: [1, 2]}\n")
                 .find("vary 'strategy_params.coarsning': unknown key 'coarsning'"),

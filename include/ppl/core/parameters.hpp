@@ -42,7 +42,8 @@ parameter_type type_of(const parameter_value& v);
 
 // A bad parameter: which one (so the job layer can name the key's file:line) and why, e.g. "'coarsening' = 3 is not
 // one of 1, 2, 4, 8, 16". Factories throw it for constraints between parameters too (region vs coarsening).
-// what() = "'<parameter>' <reason>"; the job layer rewrites it as "file:line:col: 'strategy_params.<parameter>' <reason>".
+// what() = "'<parameter>' <reason>"; the job layer rewrites it as "file:line:col: 'strategy_params.<parameter>'
+// <reason>".
 class parameter_error : public input_error {
  public:
   parameter_error(std::string parameter, std::string reason)
@@ -94,6 +95,13 @@ class parameter_fields {
   // An integer in [lo, hi] or 0 = auto (decided from the problem at run time).
   parameter_fields& integer_or_auto(std::string name, int P::*m, int lo, int hi, std::string doc) {
     return add(m, spec(std::move(name), parameter_type::integer, {}, lo, hi, true, std::move(doc)));
+  }
+  // An integer from a discrete set or 0 = auto (decided from the problem at run time).
+  parameter_fields& integer_of_or_auto(std::string name, int P::*m, const std::vector<int>& allowed, std::string doc) {
+    std::vector<std::string> names;
+    for (int v : allowed) names.push_back(std::to_string(v));
+    const auto [lo, hi] = std::minmax_element(allowed.begin(), allowed.end());
+    return add(m, spec(std::move(name), parameter_type::integer, names, *lo, *hi, true, std::move(doc)));
   }
   parameter_fields& real(std::string name, double P::*m, double lo, double hi, std::string doc) {
     return add(m, spec(std::move(name), parameter_type::real, {}, lo, hi, false, std::move(doc)));
@@ -166,7 +174,8 @@ class parameter_fields {
       if (space_[i].name == name) return i;
     std::string known;
     for (const auto& s : space_) known += (known.empty() ? "" : ", ") + s.name;
-    throw parameter_error(name, "is not a parameter of this strategy; its parameters: " + (known.empty() ? "none" : known));
+    throw parameter_error(name,
+                          "is not a parameter of this strategy; its parameters: " + (known.empty() ? "none" : known));
   }
 
   parameter_space space_;

@@ -9,6 +9,7 @@
 // "host"); add() enforces both, so the name alone tells a user where a strategy runs.
 #include <Kokkos_Macros.hpp>
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -42,7 +43,9 @@ bool build_satisfies(build_requirement r);          // src/core/registry.cpp
 std::string requirement_text(build_requirement r);  // "a CUDA build", ...
 std::string build_backends_text();                  // this build's Kokkos backends, e.g. "OpenMP, Serial"
 
-template <class Factory>
+// Check: the type of an entry's optional configuration-time check (the sparse families: a check of the matrix,
+// `matrix_check`, include/ppl/sparse/csr.hpp), run when a job is read so that `ppl validate` rejects what a run would.
+template <class Factory, class Check = std::function<void()>>
 class registry {
  public:
   struct entry {
@@ -57,6 +60,9 @@ class registry {
     // The entry's declared parameters (parameters.hpp): the config check, `ppl strategies --parameters` and the
     // tests that run every declared value come from it.
     parameter_space parameters = {};
+    // An optional configuration-time check (empty: none); it throws input_error for a problem the entry cannot
+    // take, e.g. a preconditioner's first row without a usable diagonal.
+    Check check = {};
     bool available() const { return static_cast<bool>(factory); }
 
     // Built by named fields: registry<F>::entry::named("x").with_description("...").with_backends("all")...
@@ -87,6 +93,10 @@ class registry {
     }
     entry& with_parameters(parameter_space p) {
       parameters = std::move(p);
+      return *this;
+    }
+    entry& with_check(Check c) {
+      check = std::move(c);
       return *this;
     }
     bool can(const std::string& capability) const {

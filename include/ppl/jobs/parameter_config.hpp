@@ -12,7 +12,7 @@ namespace ppl {
 // file:line:column. Keys the space does not declare are left unread, so the config check reports them as unknown.
 parameter_values read_parameter_values(const parameter_space& space, const config_node* params);
 
-// The text of `e` placed at its key in `params` (or at `where` when the key was not given).
+// The text of a parameter_error placed at its key in `params` (or at `where` when the key was not given).
 std::string parameter_error_place(const config_node* params, const std::string& where, const parameter_error& e);
 
 // Runs make(); a parameter_error it throws becomes an input_error at the parameter's key in `params` (or at

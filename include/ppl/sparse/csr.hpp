@@ -4,6 +4,7 @@
 #include <KokkosSparse_CrsMatrix.hpp>
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,10 @@ struct host_csr {
   std::vector<int> entries;           // column indices (the reader sorts them within each row)
   std::vector<double> values;
 };
+
+// A registry entry's configuration-time check of a matrix read from a file (the sparse families' registry
+// `Check`): throws ppl::input_error naming the first row (1-based) the entry cannot take; the job prefixes the file.
+using matrix_check = std::function<void(const host_csr& A)>;
 
 host_csr to_host(const crs_matrix& A);
 // Throws ppl::input_error if the sizes are inconsistent or the nonzeros exceed the device row-map type.

@@ -13,8 +13,15 @@
 namespace ppl {
 
 // A pivot u_ii counts as zero when |u_ii| <= this x the 1-norm of A's row i (PETSc's default zero-pivot tolerance
-// is also 100 machine epsilons, PCFactorSetZeroPivot). The job check (src/jobs/solve_config.cpp) uses it too.
+// is also 100 machine epsilons, PCFactorSetZeroPivot). ilu0_check uses it too.
 inline constexpr double ilu0_zero_pivot_tolerance = 100.0 * 2.220446049250313e-16;
+
+// The configuration-time check of the `ilu0` preconditioner (its registry entry's check) on a host matrix (columns
+// sorted, no duplicates: what the Matrix Market reader builds): a stored diagonal entry in every row and nonzero
+// pivots, by the same elimination as Kokkos Kernels' numeric phase (rows in order, each eliminated by its earlier
+// rows in ascending column order, restricted to A's pattern), so that `ppl validate` rejects what a run would.
+// Throws ppl::input_error naming the first bad row, 1-based.
+void ilu0_check(const host_csr& A);
 
 // How the triangular solves run. `level_scheduled`: KokkosSparse sptrsv, one launch per level set (a level's rows
 // in parallel). `sequential`: one host loop over the rows on the calling thread (host memory only; ilu0_host_solve

@@ -1,6 +1,7 @@
 #pragma once
 // Krylov solvers for nonsymmetric sparse systems (config `solver.method`): BiCGSTAB, BiCG and GMRES(m), with any
-// preconditioner (preconditioner.hpp), on any SpMV strategy. One interface, one registry
+// preconditioner (preconditioner.hpp), on any SpMV strategy, on an execution space given to solve(). One interface,
+// one registry
 // (src/sparse/solvers_register.cpp); the name is the config value, test parameter, benchmark label and Kokkos profiling
 // region "ppl::solver[<name>]".
 //
@@ -14,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "ppl/core/execution.hpp"
+#include "ppl/core/parameters.hpp"
 #include "ppl/core/registry.hpp"
 #include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/preconditioner.hpp"
@@ -33,6 +36,8 @@ enum class solver_outcome {
 std::string to_string(solver_outcome o);
 bool is_converged(solver_outcome o);
 
+// What every method shares: the stopping rules, the preconditioner, the recording. A method's own parameters are
+// its params struct (gmres_params; BiCGSTAB and BiCG have none), declared in its registry entry.
 struct solver_options {
   double rtol = 1e-8;
   double atol = 0.0;
@@ -40,7 +45,9 @@ struct solver_options {
   // Divergence: stop with diverged_dtol when ||r_k|| >= dtol ||r_0|| (r_0 the residual of the initial guess), as
   // PETSc's KSPConvergedDefault does, with PETSc's default 1e5. Must exceed 1; infinity disables it.
   double dtol = 1e5;
-  preconditioner_kind preconditioner = preconditioner_kind::none;
+  // A name of preconditioners() (include/ppl/sparse/preconditioner.hpp) and its parameters by name.
+  std::string preconditioner = "none";
+  parameter_values preconditioner_params;
   // When set, builds M instead of `preconditioner` (programmatic use and tests: any preconditioner class).
   std::function<std::unique_ptr<ppl::preconditioner>(const crs_matrix&)> custom_preconditioner;
   bool record_history = true;  // ||r_k|| for k = 0..iterations
@@ -53,14 +60,26 @@ struct solver_options {
   // at most this many times in a solve; a breakdown after that, or one that left x where the last (re)start put
   // it (restarting would repeat it exactly), ends the solve with diverged_breakdown.
   int max_restarts = 10;
-  // GMRES(m): the Krylov basis holds at most `restart` vectors (m) before the cycle restarts from the current x.
-  int restart = 30;
   // Called every `progress_every` iterations (0: never) with (iteration, ||r_k|| / ||b||).
   int progress_every = 0;
   std::function<void(int, double)> progress;
-  // Tests: GMRES calls this when a cycle ends (before x is formed from it) with its Krylov basis V (column c =
-  // V(:, c)) and the number of columns built, so a test can measure V's orthogonality without a copy of GMRES.
-  std::function<void(const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space>&, int)> gmres_basis;
+};
+
+// The largest GMRES restart: the basis keeps restart + 1 vectors of n doubles each (at most n + 1 are used).
+constexpr int gmres_max_restart = 10000;
+
+// GMRES(m)'s parameters (config: `solver.restart`).
+struct gmres_params {
+  // m: the Krylov basis holds at most `restart` vectors before the cycle restarts from the current x.
+  int restart = 30;
+  static const parameter_fields<gmres_params>& fields();
+};
+
+// For tests, not a parameter: GMRES calls `basis` when a cycle ends (before x is formed from it) with its Krylov
+// basis V (column c = V(:, c)) and the number of columns built, so a test can measure V's orthogonality without a
+// copy of GMRES. Only make_gmres takes it.
+struct gmres_observer {
+  std::function<void(const Kokkos::View<const double**, Kokkos::LayoutLeft, sparse_space>&, int)> basis;
 };
 
 // Seconds. spmv/dot/update/precond/host are measured only when `profiled` (else 0). setup: work vectors,
@@ -90,27 +109,49 @@ struct solver_result {
 class krylov_solver {
  public:
   virtual ~krylov_solver() = default;
-  // Solves A x = b starting from the guess in x; x holds the last iterate on return (also when not converged).
-  // `spmv` must have been prepared for A. Throws ppl::input_error on a size mismatch or, with Jacobi, a zero or
-  // non-finite diagonal (naming the 1-based row).
-  virtual solver_result solve(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, vector_view x) = 0;
+  // Solves A x = b on `space` starting from the guess in x; x holds the last iterate on return (also when not
+  // converged). Every kernel of the solve (SpMV, preconditioner, vector updates) runs on `space`; the preconditioner
+  // is built on the default space. `spmv` must have been prepared for A. Throws ppl::input_error on a size mismatch
+  // or, with Jacobi, a zero or non-finite diagonal (naming the 1-based row), and ppl::error when the SpMV strategy or
+  // the preconditioner cannot run on `space`.
+  virtual solver_result solve(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
+                              vector_view x) = 0;
   virtual std::string name() const = 0;
 };
 
-using solver_factory = std::function<std::unique_ptr<krylov_solver>(const solver_options&)>;
-using solver_registry = registry<solver_factory>;
-const solver_registry& solvers();
+// The registry's factory: the solver for the common options and the method's parameters by name (a bad or
+// undeclared one throws parameter_error). Built from a typed factory with solver_from_values<P>.
+using solver_factory =
+    std::function<std::unique_ptr<krylov_solver>(const solver_options& options, const parameter_values& params)>;
+// Entries: name, description, backends, factory, capabilities (krylov_uses_transpose), declared parameters, and an
+// optional configuration-time check of a matrix file.
+using solver_registry = registry<solver_factory, matrix_check>;
+const solver_registry& solvers();  // src/sparse/solvers_register.cpp
 
-std::unique_ptr<krylov_solver> make_bicgstab(const solver_options& o);
-std::unique_ptr<krylov_solver> make_bicg(const solver_options& o);
-std::unique_ptr<krylov_solver> make_gmres(const solver_options& o);
+// Capability of a method that multiplies by A^T and applies M^-T (BiCG): it takes only preconditioners with the
+// `transpose` capability.
+inline const std::string krylov_uses_transpose = "uses_transpose";
+
+// A registry factory from a typed one, make(options, P): values -> P (checked) -> make(options, P).
+template <class P, class Make>
+auto solver_from_values(Make make) {
+  return [make](const solver_options& o, const parameter_values& v) { return make(o, P::fields().from(v)); };
+}
+
+std::unique_ptr<krylov_solver> make_bicgstab(const solver_options& o, const no_parameters& = {});
+std::unique_ptr<krylov_solver> make_bicg(const solver_options& o, const no_parameters& = {});
+std::unique_ptr<krylov_solver> make_gmres(const solver_options& o, const gmres_params& p = {},
+                                          gmres_observer observer = {});
+// The method `name` of the registry (an unknown name is an input_error listing the known ones).
+std::unique_ptr<krylov_solver> make_solver(const std::string& name, const solver_options& o,
+                                           const parameter_values& params = {});
 
 // Jacobi: 1 / a_ii for every row (duplicates summed). A zero, missing or non-finite diagonal throws input_error
 // naming the first such row, 1-based as in Matrix Market.
 vector_view jacobi_inverse_diagonal(const crs_matrix& A);
 
-// ||b - A x|| with `spmv` (uses `work`, n entries). Synchronises (returns a host number).
-double residual_norm(const crs_matrix& A, spmv_strategy& spmv, const_vector_view b, const_vector_view x,
-                     vector_view work);
+// ||b - A x|| with `spmv` on `space` (uses `work`, n entries). Synchronises (returns a host number).
+double residual_norm(const execution& space, const crs_matrix& A, spmv_strategy& spmv, const_vector_view b,
+                     const_vector_view x, vector_view work);
 
 }  // namespace ppl

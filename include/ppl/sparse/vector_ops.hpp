@@ -6,9 +6,15 @@
 // slots) without synchronising, and the coefficients of the updates are read from those slots inside the kernels
 // (dev_coef), so a whole iteration is queued without a host round trip. The solver copies the slots to the host
 // once per iteration for its convergence and breakdown tests (docs/solver.md).
+//
+// Every kernel runs on the execution space given as the first argument (include/ppl/core/execution.hpp: the default
+// space, or in host builds also Serial, on the same data) and is queued there without a fence, except where a
+// result is returned to the host. On a GPU the reductions share one workspace per process: kernels of one solve at a
+// time (on one stream) use it.
 #include <Kokkos_Core.hpp>
 #include <type_traits>
 
+#include "ppl/core/execution.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/sparse/csr.hpp"
 
@@ -63,31 +69,31 @@ double eval_on_host(const dev_coef& k, const double* s);
 
 // --- reductions (results in s[slot...], asynchronous on GPUs) ---
 // s[slot] = (a, b), s[slot+1] = (a, a), s[slot+2] = (b, b): one pass over a and b.
-void dots3(const_vector_view a, const_vector_view b, scalar_view s, int slot);
+void dots3(const execution& space, const_vector_view a, const_vector_view b, scalar_view s, int slot);
 
 // --- updates ---
 // y = a x + b y; with d given, also dy = d .* y (the Jacobi application fused into the update: one pass less and
 // one launch less than a separate multiply)
-void axpby(const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y, scalar_view s,
-           const_vector_view d = {}, vector_view dy = {});
+void axpby(const execution& space, const dev_coef& a, const_vector_view x, const dev_coef& b, vector_view y,
+           scalar_view s, const_vector_view d = {}, vector_view dy = {});
 // z = a x + b y + c z; with d given, also dz = d .* z
-void axpbypcz(const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y, const dev_coef& c,
-              vector_view z, scalar_view s, const_vector_view d = {}, vector_view dz = {});
+void axpbypcz(const execution& space, const dev_coef& a, const_vector_view x, const dev_coef& b, const_vector_view y,
+              const dev_coef& c, vector_view z, scalar_view s, const_vector_view d = {}, vector_view dz = {});
 // z = d .* (x + b y) + c z (c = 0 does not read z): a direction update kept only in its Jacobi-scaled form
 // (BiCGSTAB's p_hat), one pass less than axpbypcz with dz, which also stores the unscaled z
-void scaled_axpy_pcz(const_vector_view d, const_vector_view x, const dev_coef& b, const_vector_view y,
-                     const dev_coef& c, vector_view z, scalar_view s);
+void scaled_axpy_pcz(const execution& space, const_vector_view d, const_vector_view x, const dev_coef& b,
+                     const_vector_view y, const dev_coef& c, vector_view z, scalar_view s);
 // z = d .* x (element-wise; Jacobi)
-void multiply(const_vector_view d, const_vector_view x, vector_view z);
+void multiply(const execution& space, const_vector_view d, const_vector_view x, vector_view z);
 
 // --- fused update + reduction ---
 // BiCGSTAB's last step: x += a p + b q ; r += c t ; then s[slot] = (rh, r), s[slot+1] = (r, r).
-void xr_update_dots(const dev_coef& a, const_vector_view p, const dev_coef& b, const_vector_view q, vector_view x,
-                    const dev_coef& c, const_vector_view t, vector_view r, const_vector_view rh, scalar_view s,
-                    int slot);
+void xr_update_dots(const execution& space, const dev_coef& a, const_vector_view p, const dev_coef& b,
+                    const_vector_view q, vector_view x, const dev_coef& c, const_vector_view t, vector_view r,
+                    const_vector_view rh, scalar_view s, int slot);
 // BiCG's update: x += a p ; r -= a q ; rt -= a qt ; then s[slot] = (r, rt), s[slot+1] = (r, r), s[slot+2] = (rt, rt).
-void bicg_update_dots(const dev_coef& a, const_vector_view p, const_vector_view q, const_vector_view qt, vector_view x,
-                      vector_view r, vector_view rt, scalar_view s, int slot);
+void bicg_update_dots(const execution& space, const dev_coef& a, const_vector_view p, const_vector_view q,
+                      const_vector_view qt, vector_view x, vector_view r, vector_view rt, scalar_view s, int slot);
 
 // --- a basis of column vectors (GMRES's Krylov basis V, column c = V(:, c), contiguous) ---
 using basis_view = Kokkos::View<double**, Kokkos::LayoutLeft, sparse_space>;
@@ -101,18 +107,24 @@ inline int multi_dot_slots(int ncols) {
 // s[slot + c] = (V(:, c), w) for c < ncols, in blocks of multi_dot_block columns per kernel (one pass over w and
 // the block's columns);
 // slots up to slot + multi_dot_slots(ncols) are written (0 beyond ncols).
-void multi_dots(const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot);
+void multi_dots(const execution& space, const basis_view& V, int ncols, const_vector_view w, scalar_view s, int slot);
 // y = b y + a sum_{c < ncols} s[slot + c] V(:, c), one pass (b = 0 does not read y); with norm_slot >= 0 also
 // s[norm_slot] = (y, y) of the result in the same pass.
-void combine(const basis_view& V, int ncols, scalar_view s, int slot, double a, double b, vector_view y,
-             int norm_slot = -1);
+void combine(const execution& space, const basis_view& V, int ncols, scalar_view s, int slot, double a, double b,
+             vector_view y, int norm_slot = -1);
 // y -= sum_{c < ncols} s[slot + c] V(:, c), then s[dot_slot + c] = (V(:, c), y) of the result: combine(-1, 1) and
 // multi_dots in one pass over y and V for the first block of columns (all of GMRES(30)'s on the host), the rest as
 // multi_dots. The same sums in the same order as those two calls, so the same bits. dot_slot's block must not
 // overlap [slot, slot + ncols).
-void combine_then_dots(const basis_view& V, int ncols, scalar_view s, int slot, vector_view y, int dot_slot);
+void combine_then_dots(const execution& space, const basis_view& V, int ncols, scalar_view s, int slot, vector_view y,
+                       int dot_slot);
 
 // True when every entry is finite (one reduction, synchronises).
-bool all_finite(const_vector_view x);
+bool all_finite(const execution& space, const_vector_view x);
+// (a, b) (one reduction, synchronises).
+double dot(const execution& space, const_vector_view a, const_vector_view b);
+// dst = src; v = value (queued on `space`).
+void copy(const execution& space, vector_view dst, const_vector_view src);
+void fill(const execution& space, vector_view v, double value);
 
 }  // namespace ppl::vec

@@ -49,7 +49,8 @@ class cusparse_peer final : public spmv_strategy {
     prepared_for_ = A.values.data();
   }
 
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
+    if (!space.is_default()) throw std::runtime_error("cusparse peer: the default execution space only");
     if (prepared_for_ != A.values.data()) prepare(A);
     // cuSPARSE only reads x; its generic descriptor has no const setter.
     check(cusparseDnVecSetValues(vx_, const_cast<double*>(x.data())), "set x");

@@ -177,12 +177,11 @@ nlohmann::json run_petsc(const system& s, const std::string& ksp_type, const std
           {"true_residual", true_res / bnorm}};
 }
 
-nlohmann::json run_ppl(const system& s, const std::string& method, ppl::preconditioner_kind pc, int repeats) {
+nlohmann::json run_ppl(const system& s, const std::string& method, const std::string& pc, int repeats) {
   const auto A = ppl::to_device(s.A);
   const auto b = ppl::to_device(s.b, "b");
-  auto spmv = ppl::spmv_strategies()
-                  .get(ppl::spmv_strategies().find("auto") ? "auto" : "kokkos_kernels", "spmv")
-                  .factory(nullptr);
+  auto spmv =
+      ppl::spmv_strategies().get(ppl::spmv_strategies().find("auto") ? "auto" : "kokkos_kernels", "spmv").factory({});
   spmv->prepare(A);
   ppl::solver_options o;
   o.rtol = rtol;
@@ -193,7 +192,7 @@ nlohmann::json run_ppl(const system& s, const std::string& method, ppl::precondi
   ppl::solver_result res;
   for (int rep = 0; rep < repeats; ++rep) {
     ppl::vector_view x("x", s.A.rows);
-    res = ppl::solvers().get(method, "solver").factory(o)->solve(A, *spmv, b, x);
+    res = ppl::make_solver(method, o)->solve(ppl::execution(), A, *spmv, b, x);
     setup.push_back(res.times.setup);
     solve.push_back(res.times.iterate + res.times.finish);
     per_iter.push_back(res.iterations ? res.times.iterate / res.iterations : 0.0);
@@ -203,7 +202,7 @@ nlohmann::json run_ppl(const system& s, const std::string& method, ppl::precondi
           {"rows", s.A.rows},
           {"nnz", s.A.entries.size()},
           {"method", method},
-          {"preconditioner", ppl::to_string(pc)},
+          {"preconditioner", pc},
           {"ranks", 1},
           {"threads", Kokkos::DefaultExecutionSpace().concurrency()},
           {"converged", ppl::is_converged(res.outcome)},
@@ -267,8 +266,7 @@ int main(int argc, char** argv) {
           for (const std::string pc : {PCJACOBI, PCILU}) emit(run_petsc(s, ksp, pc, repeats));
       if (ours)
         for (const auto& method : ppl::solvers().names())
-          for (const auto pc : {ppl::preconditioner_kind::jacobi, ppl::preconditioner_kind::ilu0})
-            emit(run_ppl(s, method, pc, repeats));
+          for (const std::string pc : {"jacobi", "ilu0"}) emit(run_ppl(s, method, pc, repeats));
     }
   } catch (const std::exception& e) {
     std::cerr << "bench_petsc: " << e.what() << std::endl;

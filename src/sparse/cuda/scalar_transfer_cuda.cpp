@@ -1,4 +1,4 @@
-// The CUDA scalar transfer (scalar_transfer.hpp): pinned host memory, an asynchronous copy on Kokkos' stream and an
+// The CUDA scalar transfer (scalar_transfer.hpp): pinned host memory, an asynchronous copy on the solve's stream and an
 // event recorded after it, so the host waits for the copy and not for the kernels queued behind it.
 #include <cuda_runtime.h>
 
@@ -18,7 +18,8 @@ void check(cudaError_t e, const char* what) {
 
 class cuda_transfer final : public scalar_transfer {
  public:
-  explicit cuda_transfer(int n) : bytes_(sizeof(double) * static_cast<std::size_t>(n)) {
+  cuda_transfer(const Kokkos::Cuda& space, int n)
+      : stream_(space.cuda_stream()), bytes_(sizeof(double) * static_cast<std::size_t>(n)) {
     check(cudaMallocHost(&host_, bytes_), "cudaMallocHost");
     const cudaError_t e = cudaEventCreateWithFlags(&done_, cudaEventDisableTiming);
     if (e != cudaSuccess) {
@@ -35,13 +36,13 @@ class cuda_transfer final : public scalar_transfer {
 
   double* host() override { return host_; }
   void begin(const double* device) override {
-    const cudaStream_t stream = Kokkos::Cuda().cuda_stream();
-    check(cudaMemcpyAsync(host_, device, bytes_, cudaMemcpyDeviceToHost, stream), "cudaMemcpyAsync");
-    check(cudaEventRecord(done_, stream), "cudaEventRecord");
+    check(cudaMemcpyAsync(host_, device, bytes_, cudaMemcpyDeviceToHost, stream_), "cudaMemcpyAsync");
+    check(cudaEventRecord(done_, stream_), "cudaEventRecord");
   }
   void wait() override { check(cudaEventSynchronize(done_), "cudaEventSynchronize"); }
 
  private:
+  cudaStream_t stream_;  // the solve's execution space instance's
   std::size_t bytes_;
   double* host_ = nullptr;
   cudaEvent_t done_ = nullptr;
@@ -49,8 +50,8 @@ class cuda_transfer final : public scalar_transfer {
 
 }  // namespace
 
-std::unique_ptr<scalar_transfer> make_scalar_transfer_cuda(int n) {
-  return std::make_unique<cuda_transfer>(n);
+std::unique_ptr<scalar_transfer> make_scalar_transfer_cuda(const Kokkos::Cuda& space, int n) {
+  return std::make_unique<cuda_transfer>(space, n);
 }
 
 }  // namespace ppl::krylov_detail

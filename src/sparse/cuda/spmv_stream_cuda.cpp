@@ -85,26 +85,28 @@ class spmv_stream_cuda final : public spmv_strategy {
  public:
   explicit spmv_stream_cuda(int rows_per_block) : given_(rows_per_block) {}
 
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
+    require_default_space(space, "stream_cuda");
+    const Kokkos::Cuda cuda = space.visit([](const auto& s) { return Kokkos::Cuda(s); });
     Kokkos::Profiling::pushRegion("ppl::spmv[stream_cuda]");
     const int rows = A.numRows();
     const double mean = rows > 0 ? static_cast<double>(A.nnz()) / rows : 0.0;
     rows_per_block_ = given_ > 0 ? given_ : stream_rows_per_team(mean, true);
     switch (rows_per_block_) {
       case 8:
-        launch<8>(A, x, y, mean);
+        launch<8>(cuda, A, x, y, mean);
         break;
       case 16:
-        launch<16>(A, x, y, mean);
+        launch<16>(cuda, A, x, y, mean);
         break;
       case 32:
-        launch<32>(A, x, y, mean);
+        launch<32>(cuda, A, x, y, mean);
         break;
       case 64:
-        launch<64>(A, x, y, mean);
+        launch<64>(cuda, A, x, y, mean);
         break;
       default:
-        launch<128>(A, x, y, mean);
+        launch<128>(cuda, A, x, y, mean);
         break;
     }
     Kokkos::Profiling::popRegion();
@@ -140,13 +142,12 @@ class spmv_stream_cuda final : public spmv_strategy {
   }
 
   template <int R>
-  void launch(const crs_matrix& A, const_vector_view x, vector_view y, double mean) {
+  void launch(const Kokkos::Cuda& space, const crs_matrix& A, const_vector_view x, vector_view y, double mean) {
     const int rows = A.numRows();
     if (rows == 0) return;
     // 25% above the mean row length, at least 32 per row, at most max_capacity (the rest takes the global path).
     const int capacity = std::min(max_capacity, R * std::max(32, static_cast<int>(std::ceil(1.25 * mean))));
     request_shared_memory<R>(sizeof(double) * capacity);
-    const Kokkos::Cuda space;
     const unsigned blocks = static_cast<unsigned>((static_cast<long long>(rows) + R - 1) / R);
     stream_cuda_kernel<R><<<blocks, block_threads, sizeof(double) * capacity, space.cuda_stream()>>>(
         A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), rows, capacity);
@@ -159,16 +160,9 @@ class spmv_stream_cuda final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_stream_cuda(const config_node* params) {
-  int rows_per_block = 0;
-  if (params != nullptr) {
-    rows_per_block = params->get_in<int>("rows_per_team", 0, 0, 128);
-    if (rows_per_block != 0 && (rows_per_block < 8 || (rows_per_block & (rows_per_block - 1)) != 0))
-      throw input_error(params->where("rows_per_team") +
-                        ": rows_per_team of stream_cuda must be 8, 16, 32, 64 or 128, got " +
-                        std::to_string(rows_per_block));
-  }
-  return std::make_unique<spmv_stream_cuda>(rows_per_block);
+std::unique_ptr<spmv_strategy> make_stream_cuda_spmv(const stream_cuda_spmv_params& p) {
+  stream_cuda_spmv_params::fields().check(p);
+  return std::make_unique<spmv_stream_cuda>(p.rows_per_team);
 }
 
 }  // namespace ppl

@@ -2,7 +2,8 @@
 // (padded to whole warps) so that each aligned group of T lanes of a warp owns one row; the row's sum is reduced
 // with warp shuffles. Plain loads: the cache hints this kernel used until run 4 (__ldcs for the matrix, __ldg for
 // x) made it 14% slower on the 27-per-row matrix and 4% on the 81-per-row one (perf/results/h200-run4, the probe).
-// threads_per_row defaults to cuda_threads_per_row(mean row length). Functor with explicit members (see the
+// threads_per_row defaults to cuda_threads_per_row(mean row length). Runs on the default (CUDA) execution space, on
+// the instance's stream. Functor with explicit members (see the
 // lambda pitfall in kokkos-cuda.md).
 #include <Kokkos_Core.hpp>
 #include <algorithm>
@@ -47,28 +48,30 @@ class spmv_vector_cuda final : public spmv_strategy {
  public:
   explicit spmv_vector_cuda(int threads_per_row) : tpr_given_(threads_per_row) {}
 
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
+    require_default_space(space, "vector_cuda");
+    const Kokkos::Cuda cuda = space.visit([](const auto& s) { return Kokkos::Cuda(s); });
     Kokkos::Profiling::pushRegion("ppl::spmv[vector_cuda]");
     const double mean = A.numRows() > 0 ? static_cast<double>(A.nnz()) / A.numRows() : 0.0;
     tpr_ = tpr_given_ > 0 ? tpr_given_ : cuda_threads_per_row(mean);
     switch (tpr_) {
       case 1:
-        launch<1>(A, x, y);
+        launch<1>(cuda, A, x, y);
         break;
       case 2:
-        launch<2>(A, x, y);
+        launch<2>(cuda, A, x, y);
         break;
       case 4:
-        launch<4>(A, x, y);
+        launch<4>(cuda, A, x, y);
         break;
       case 8:
-        launch<8>(A, x, y);
+        launch<8>(cuda, A, x, y);
         break;
       case 16:
-        launch<16>(A, x, y);
+        launch<16>(cuda, A, x, y);
         break;
       default:
-        launch<32>(A, x, y);
+        launch<32>(cuda, A, x, y);
         break;
     }
     Kokkos::Profiling::popRegion();
@@ -81,7 +84,7 @@ class spmv_vector_cuda final : public spmv_strategy {
 
  private:
   template <int T>
-  void launch(const crs_matrix& A, const_vector_view x, vector_view y) {
+  void launch(const Kokkos::Cuda& cuda, const crs_matrix& A, const_vector_view x, vector_view y) {
     const long long threads = (static_cast<long long>(A.numRows()) * T + 31) / 32 * 32;
     if (threads > std::numeric_limits<int>::max())
       throw error(exit_code::failure, "vector_cuda: " + std::to_string(A.numRows()) + " rows x " + std::to_string(T) +
@@ -89,7 +92,8 @@ class spmv_vector_cuda final : public spmv_strategy {
     if (threads == 0) return;
     vector_cuda_kernel<T> k{
         A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), A.numRows()};
-    Kokkos::parallel_for("ppl::spmv[vector_cuda]", Kokkos::RangePolicy<Kokkos::Cuda>(0, static_cast<int>(threads)), k);
+    Kokkos::parallel_for("ppl::spmv[vector_cuda]",
+                         Kokkos::RangePolicy<Kokkos::Cuda>(cuda, 0, static_cast<int>(threads)), k);
   }
   int tpr_given_;  // 0: cuda_threads_per_row of each matrix
   int tpr_ = 8;    // of the last apply
@@ -97,11 +101,9 @@ class spmv_vector_cuda final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_vector_cuda(const config_node* params) {
-  const vector_mapping m = read_vector_mapping(params, 0);
-  if (params != nullptr && m.rows_per_team != 0)
-    throw input_error(params->where("rows_per_team") + ": vector_cuda has no rows_per_team (one row per lane group)");
-  return std::make_unique<spmv_vector_cuda>(m.threads_per_row);
+std::unique_ptr<spmv_strategy> make_vector_cuda_spmv(const vector_cuda_spmv_params& p) {
+  vector_cuda_spmv_params::fields().check(p);
+  return std::make_unique<spmv_vector_cuda>(p.threads_per_row);
 }
 
 }  // namespace ppl

@@ -76,16 +76,16 @@ struct avx2_blocks {
 
 class spmv_scalar_avx2 final : public spmv_strategy {
  public:
-  void apply(const crs_matrix& A, const_vector_view x, vector_view y) override {
+  void apply(const execution& space, const crs_matrix& A, const_vector_view x, vector_view y) override {
     static_assert(Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible,
                   "a host-SIMD kernel runs on a host execution space");
     Kokkos::Profiling::pushRegion("ppl::spmv[scalar_avx2]");
     const int rows = A.numRows();
-    Kokkos::parallel_for(
-        "ppl::spmv[scalar_avx2]",
-        Kokkos::RangePolicy<sparse_space, Kokkos::Schedule<Kokkos::Dynamic>>(
-            0, (rows + rows_per_block - 1) / rows_per_block),
-        avx2_blocks{A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), rows});
+    const avx2_blocks k{A.graph.row_map.data(), A.graph.entries.data(), A.values.data(), x.data(), y.data(), rows};
+    space.visit([&](const auto& s) {
+      using policy = Kokkos::RangePolicy<std::decay_t<decltype(s)>, Kokkos::Schedule<Kokkos::Dynamic>>;
+      Kokkos::parallel_for("ppl::spmv[scalar_avx2]", policy(s, 0, (rows + rows_per_block - 1) / rows_per_block), k);
+    });
     Kokkos::Profiling::popRegion();
   }
   std::string describe() const override { return "scalar_avx2, 1 thread/row, 4-lane AVX2 gathers + FMA"; }
@@ -93,7 +93,7 @@ class spmv_scalar_avx2 final : public spmv_strategy {
 
 }  // namespace
 
-std::unique_ptr<spmv_strategy> make_spmv_scalar_avx2(const config_node*) {
+std::unique_ptr<spmv_strategy> make_scalar_avx2_spmv(const no_parameters&) {
   return std::make_unique<spmv_scalar_avx2>();
 }
 

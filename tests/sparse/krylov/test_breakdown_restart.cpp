@@ -50,7 +50,7 @@ solved solve_upwind(const std::string& method, int max_restarts) {
   const crs_matrix A = to_device(Ah);
   const std::vector<double> b(Ah.rows, 1.0);
   solver_options o;
-  o.preconditioner = preconditioner_kind::jacobi;
+  o.preconditioner = "jacobi";
   o.max_iters = 2000;
   o.max_restarts = max_restarts;
   // The subject is the breakdown: without restarts the recursive residual grows past PETSc's default dtol (1e5
@@ -60,7 +60,7 @@ solved solve_upwind(const std::string& method, int max_restarts) {
   spmv->prepare(A);
   vector_view x("x", Ah.rows);
   solved s;
-  s.r = solvers().get(method, "test").factory(o)->solve(A, *spmv, to_device_vector(b), x);
+  s.r = make_solver(method, o)->solve(execution(), A, *spmv, to_device_vector(b), x);
   s.host_residual = host_relative_residual(Ah, b, to_host_vector(x));
   return s;
 }
@@ -100,7 +100,7 @@ solver_result solve_small(const std::string& method, const std::vector<std::vect
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(A);
   vector_view x("x", b.size());
-  const auto r = solvers().get(method, "test").factory(o)->solve(A, *spmv, to_device_vector(b), x);
+  const auto r = make_solver(method, o)->solve(execution(), A, *spmv, to_device_vector(b), x);
   if (x_out) *x_out = to_host_vector(x);
   return r;
 }

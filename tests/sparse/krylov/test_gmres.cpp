@@ -39,13 +39,14 @@ struct gmres_run {
   std::vector<double> x;
 };
 
-gmres_run run(const std::string& method, const host_csr& Ah, const std::vector<double>& b, solver_options o) {
+gmres_run run(const std::string& method, const host_csr& Ah, const std::vector<double>& b, solver_options o,
+              const parameter_values& params = {}) {
   const crs_matrix A = to_device(Ah);
   auto spmv = make_spmv_strategy("scalar");
   spmv->prepare(A);
   vector_view x("x", Ah.rows);
   gmres_run out;
-  out.r = solvers().get(method, "test").factory(o)->solve(A, *spmv, to_device_vector(b), x);
+  out.r = make_solver(method, o, params)->solve(execution(), A, *spmv, to_device_vector(b), x);
   out.x = to_host_vector(x);
   return out;
 }
@@ -79,10 +80,9 @@ TEST_P(gmres_random, solves_to_the_exact_solution_like_the_host_oracle) {
     for (const int m : {5, 30}) {
       solver_options o;
       o.rtol = 1e-10;
-      o.restart = m;
       o.max_iters = 3000;
-      o.preconditioner = jacobi ? preconditioner_kind::jacobi : preconditioner_kind::none;
-      const auto g = run("gmres", A, b, o);
+      o.preconditioner = jacobi ? "jacobi" : "none";
+      const auto g = run("gmres", A, b, o, {{"restart", m}});
       const std::string what = "n " + std::to_string(n) + " m " + std::to_string(m) + (jacobi ? " jacobi" : " none");
       ASSERT_EQ(g.r.outcome, solver_outcome::converged_rtol) << what << ": " << to_string(g.r.outcome);
       EXPECT_LE(host_relative_residual(A, b, g.x), 1e-10 * (1 + 1e-3)) << what;
@@ -109,9 +109,8 @@ TEST(gmres_restart, every_restart_length_from_1_to_n_and_beyond) {
   for (int m = 1; m <= n + 4; ++m) {
     solver_options o;
     o.rtol = 1e-10;
-    o.restart = m;
     o.max_iters = 5000;
-    const auto g = run("gmres", A, b, o);
+    const auto g = run("gmres", A, b, o, {{"restart", m}});
     ASSERT_EQ(g.r.outcome, solver_outcome::converged_rtol) << "m " << m;
     EXPECT_LE(host_relative_residual(A, b, g.x), 1e-10 * (1 + 1e-3)) << "m " << m;
     std::vector<double> xo;
@@ -149,7 +148,7 @@ TEST(gmres_where_bicgstab_struggles, shifted_skew_symmetric_system) {
   ASSERT_EQ(g.r.outcome, solver_outcome::converged_rtol);
   EXPECT_LE(host_relative_residual(A, b, g.x), 1e-8 * (1 + 1e-3));
   std::vector<double> xo;
-  const int oracle = oracle::gmres(A, b, xo, o.rtol, o.max_iters, false, o.restart);
+  const int oracle = oracle::gmres(A, b, xo, o.rtol, o.max_iters, false, gmres_params{}.restart);
   EXPECT_TRUE(near_oracle(g.r.iterations, oracle)) << g.r.iterations << " vs " << oracle;
 }
 

@@ -1,6 +1,6 @@
 // GMRES's Arnoldi basis stays orthogonal to working precision: after each restart cycle on ill-conditioned,
 // convection-dominated nonsymmetric systems, max |V^T V - I| of the cycle's basis (read through
-// solver_options::gmres_basis) is below 1e-12. One classical Gram-Schmidt pass instead of CGS2 exceeds that on these
+// gmres_observer) is below 1e-12. One classical Gram-Schmidt pass instead of CGS2 exceeds that on these
 // systems by 2 to 4 orders of magnitude (docs/solver.md), so this test tells CGS2 from CGS1, which the convergence
 // tests do not.
 #include <gtest/gtest.h>
@@ -39,7 +39,7 @@ struct case_ {
   const char* name;
   double peclet;
   double decades;  // rows scaled by 10^u, u uniform in [-decades/2, decades/2]
-  preconditioner_kind M;
+  std::string M;
 };
 
 // Q1 convection-diffusion, n = 16 (3,375 rows, 27 per row), Galerkin convection (cell Peclet peclet / 32: above 1
@@ -63,21 +63,22 @@ TEST_P(gmres_orthogonality, basis_is_orthonormal_after_each_cycle) {
   }
   const crs_matrix A = to_device(h);
 
-  const int m = solver_options{}.restart;
+  const int m = gmres_params{}.restart;
   solver_options o;
   o.rtol = 1e-14;  // not reached in 3 cycles: each builds all m + 1 columns
   o.max_iters = 3 * m;
   o.preconditioner = cs.M;
   std::vector<double> loss;
   std::vector<int> columns;
-  o.gmres_basis = [&](const basis& V, int cols) {
+  gmres_observer observer;
+  observer.basis = [&](const basis& V, int cols) {
     loss.push_back(orthogonality_loss(V, cols));
     columns.push_back(cols);
   };
   auto spmv = make_spmv_strategy("scalar");
   spmv->prepare(A);
   vector_view x("x", A.numRows());
-  const auto r = solvers().get("gmres", "test").factory(o)->solve(A, *spmv, to_device_vector(b), x);
+  const auto r = make_gmres(o, {}, observer)->solve(execution(), A, *spmv, to_device_vector(b), x);
 
   ASSERT_EQ(loss.size(), 3u) << to_string(r.outcome);
   for (std::size_t k = 0; k < loss.size(); ++k) {
@@ -89,8 +90,8 @@ TEST_P(gmres_orthogonality, basis_is_orthonormal_after_each_cycle) {
 }
 
 INSTANTIATE_TEST_SUITE_P(convection_dominated, gmres_orthogonality,
-                         ::testing::Values(case_{"pe100_rows4dec_jacobi", 100, 4, preconditioner_kind::jacobi},
-                                           case_{"pe100_rows6dec_jacobi", 100, 6, preconditioner_kind::jacobi}),
+                         ::testing::Values(case_{"pe100_rows4dec_jacobi", 100, 4, "jacobi"},
+                                           case_{"pe100_rows6dec_jacobi", 100, 6, "jacobi"}),
                          [](const ::testing::TestParamInfo<case_>& i) { return std::string(i.param.name); });
 
 }  // namespace

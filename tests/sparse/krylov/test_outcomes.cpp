@@ -26,9 +26,9 @@ outcome_run solve_dense(const std::string& method, const std::vector<std::vector
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(A);
   vector_view x("x", b.size());
-  auto solver = solvers().get(method, "test").factory(o);
+  auto solver = make_solver(method, o);
   outcome_run out;
-  out.result = solver->solve(A, *spmv, to_device_vector(b), x);
+  out.result = solver->solve(execution(), A, *spmv, to_device_vector(b), x);
   out.x = to_host_vector(x);
   return out;
 }
@@ -87,7 +87,7 @@ TEST(outcomes, bicg_breaks_down_in_rho) {
 // With Jacobi on diag(1, -1) and b = (1, 1): rho_0 = (D^-1 r, r) = 1 - 1 = 0 before the first iteration.
 TEST(outcomes, bicg_with_jacobi_breaks_down_at_the_start_on_an_indefinite_diagonal) {
   auto o = plain();
-  o.preconditioner = preconditioner_kind::jacobi;
+  o.preconditioner = "jacobi";
   auto run = solve_dense("bicg", {{1, 0}, {0, -1}}, {1, 1}, o);
   EXPECT_EQ(run.result.outcome, solver_outcome::diverged_breakdown);
   EXPECT_EQ(run.result.breakdown, "rho");
@@ -100,7 +100,7 @@ class outcomes_generated : public ::testing::TestWithParam<std::string> {
   solver_result solve(const solver_options& o, vector_view x) {
     auto spmv = make_spmv_strategy("kokkos_kernels");
     spmv->prepare(sys.A);
-    return solvers().get(GetParam(), "test").factory(o)->solve(sys.A, *spmv, sys.b, x);
+    return make_solver(GetParam(), o)->solve(execution(), sys.A, *spmv, sys.b, x);
   }
 };
 
@@ -122,7 +122,7 @@ TEST_P(outcomes_generated, nan_in_b_gives_diverged_nan_without_iterating) {
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(sys.A);
   vector_view x("x", sys.A.numRows());
-  const auto r = solvers().get(GetParam(), "test").factory(plain())->solve(sys.A, *spmv, to_device_vector(b), x);
+  const auto r = make_solver(GetParam(), plain())->solve(execution(), sys.A, *spmv, to_device_vector(b), x);
   EXPECT_EQ(r.outcome, solver_outcome::diverged_nan);
   EXPECT_EQ(r.iterations, 0);
 }
@@ -143,7 +143,7 @@ TEST_P(outcomes_generated, zero_rhs_converges_at_once_to_zero) {
   vector_view x("x", sys.A.numRows()), b("b", sys.A.numRows());
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(sys.A);
-  const auto r = solvers().get(GetParam(), "test").factory(plain())->solve(sys.A, *spmv, b, x);
+  const auto r = make_solver(GetParam(), plain())->solve(execution(), sys.A, *spmv, b, x);
   EXPECT_TRUE(is_converged(r.outcome));
   EXPECT_EQ(r.iterations, 0);
   EXPECT_EQ(norm2(to_host_vector(x)), 0.0);
@@ -160,7 +160,7 @@ TEST_P(outcomes_generated, exact_initial_guess_converges_at_once) {
 TEST_P(outcomes_generated, profile_times_the_phases_and_plain_runs_do_not) {
   auto o = plain();
   o.max_iters = 5;
-  o.preconditioner = preconditioner_kind::jacobi;
+  o.preconditioner = "jacobi";
   vector_view x("x", sys.A.numRows());
   const auto plain_run = solve(o, x);
   EXPECT_FALSE(plain_run.times.profiled);
@@ -203,7 +203,7 @@ TEST_P(outcomes_generated, progress_is_reported_every_n_iterations) {
 
 TEST_P(outcomes_generated, zero_diagonal_with_jacobi_names_the_row) {
   auto o = plain();
-  o.preconditioner = preconditioner_kind::jacobi;
+  o.preconditioner = "jacobi";
   std::vector<std::vector<double>> rows = {{4, 1, 0, 0}, {1, 4, 1, 0}, {0, 1, 0, 1}, {0, 0, 1, 4}};
   try {
     solve_dense(GetParam(), rows, {1, 1, 1, 1}, o, /*keep_zero_diagonal=*/true);
@@ -218,7 +218,7 @@ TEST_P(outcomes_generated, zero_diagonal_with_jacobi_names_the_row) {
     EXPECT_NE(std::string(e.what()).find("row 3 (1-based) has no diagonal entry"), std::string::npos) << e.what();
   }
   // Without Jacobi the same system solves.
-  o.preconditioner = preconditioner_kind::none;
+  o.preconditioner = "none";
   auto run = solve_dense(GetParam(), rows, {1, 1, 1, 1}, o, true);
   EXPECT_TRUE(is_converged(run.result.outcome));
 }
@@ -235,10 +235,10 @@ TEST(outcomes, dtol_stops_a_growing_residual) {
   spmv->prepare(A);
   solver_options o;
   o.max_iters = 20;
-  o.preconditioner = preconditioner_kind::jacobi;
+  o.preconditioner = "jacobi";
   o.dtol = 50;
   vector_view x("x", A.numRows());
-  const auto r = solvers().get("bicg", "test").factory(o)->solve(A, *spmv, b, x);
+  const auto r = make_solver("bicg", o)->solve(execution(), A, *spmv, b, x);
   EXPECT_EQ(r.outcome, solver_outcome::diverged_dtol);
   EXPECT_EQ(r.iterations, 3);
   ASSERT_EQ(r.history.size(), 4u);
@@ -246,7 +246,7 @@ TEST(outcomes, dtol_stops_a_growing_residual) {
   for (int k = 1; k < 3; ++k) EXPECT_LT(r.history[k], 50 * r.history[0]);
   Kokkos::deep_copy(x, 0.0);
   o.dtol = solver_options{}.dtol;
-  const auto go_on = solvers().get("bicg", "test").factory(o)->solve(A, *spmv, b, x);
+  const auto go_on = make_solver("bicg", o)->solve(execution(), A, *spmv, b, x);
   EXPECT_EQ(go_on.outcome, solver_outcome::diverged_max_iters);
   EXPECT_EQ(go_on.iterations, 20);
   EXPECT_EQ(go_on.history[3], r.history[3]);

@@ -24,14 +24,14 @@ class plain_wrapper final : public preconditioner {
   plain_wrapper(std::unique_ptr<preconditioner> inner, int* applies, bool transpose = true)
       : inner_(std::move(inner)), applies_(applies), transpose_(transpose) {}
   std::string name() const override { return "plain_" + inner_->name(); }
-  void apply(const_vector_view r, vector_view z) const override {
+  void apply(const execution& space, const_vector_view r, vector_view z) const override {
     ++*applies_;
-    inner_->apply(r, z);
+    inner_->apply(space, r, z);
   }
-  void apply_transpose(const_vector_view r, vector_view z) const override {
-    if (!transpose_) return preconditioner::apply_transpose(r, z);
+  void apply_transpose(const execution& space, const_vector_view r, vector_view z) const override {
+    if (!transpose_) return preconditioner::apply_transpose(space, r, z);
     ++*applies_;
-    inner_->apply_transpose(r, z);
+    inner_->apply_transpose(space, r, z);
   }
 
  private:
@@ -47,7 +47,7 @@ solver_result solve_with(const std::string& method, const crs_matrix& A, const_v
   auto spmv = make_spmv_strategy("scalar");
   spmv->prepare(A);
   vector_view x("x", A.numRows());
-  const auto r = solvers().get(method, "test").factory(o)->solve(A, *spmv, b, x);
+  const auto r = make_solver(method, o)->solve(execution(), A, *spmv, b, x);
   if (x_out) *x_out = to_host_vector(x);
   return r;
 }
@@ -66,7 +66,7 @@ class preconditioner_seam : public ::testing::TestWithParam<std::string> {
 // differently and are compared to 1e-9: BiCG's for M = I sums one dot in another order, and BiCGSTAB's Jacobi
 // keeps only p_hat, updated as D^-1 (r - beta omega v) + beta p_hat instead of D^-1 of the updated p.
 TEST_P(preconditioner_seam, general_path_matches_the_shortcut_for_jacobi_and_none) {
-  for (const auto kind : {preconditioner_kind::jacobi, preconditioner_kind::none}) {
+  for (const std::string kind : {"jacobi", "none"}) {
     solver_options o;
     o.max_iters = 20;
     o.preconditioner = kind;
@@ -77,10 +77,9 @@ TEST_P(preconditioner_seam, general_path_matches_the_shortcut_for_jacobi_and_non
       return std::make_unique<plain_wrapper>(make_preconditioner(kind, M), &applies);
     };
     const auto plain = solve_with(GetParam(), A, b, o, &x_plain);
-    EXPECT_EQ(plain.iterations, shortcut.iterations) << to_string(kind);
-    EXPECT_GE(applies, plain.iterations) << to_string(kind);
-    if ((GetParam() == "bicg" && kind == preconditioner_kind::none) ||
-        (GetParam() == "bicgstab" && kind == preconditioner_kind::jacobi)) {
+    EXPECT_EQ(plain.iterations, shortcut.iterations) << kind;
+    EXPECT_GE(applies, plain.iterations) << kind;
+    if ((GetParam() == "bicg" && kind == "none") || (GetParam() == "bicgstab" && kind == "jacobi")) {
       // BiCG's shortcut takes rho = (r, r~) from its update kernel, the general path from a separate dots3 over
       // (z, r~); BiCGSTAB's forms p_hat without p. The same numbers in exact arithmetic, so close, not bitwise.
       ASSERT_EQ(plain.history.size(), shortcut.history.size());
@@ -91,24 +90,73 @@ TEST_P(preconditioner_seam, general_path_matches_the_shortcut_for_jacobi_and_non
         dx = std::max(dx, std::fabs(x_plain[i] - x_short[i]));
         xx = std::max(xx, std::fabs(x_short[i]));
       }
-      EXPECT_LE(dx, 1e-9 * xx) << to_string(kind);
+      EXPECT_LE(dx, 1e-9 * xx) << kind;
       continue;
     }
-    EXPECT_EQ(plain.history, shortcut.history) << to_string(kind);
-    EXPECT_EQ(x_plain, x_short) << to_string(kind);
+    EXPECT_EQ(plain.history, shortcut.history) << kind;
+    EXPECT_EQ(x_plain, x_short) << kind;
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(solvers, preconditioner_seam, ::testing::ValuesIn(solvers().names()));
 
-TEST(preconditioner_seam_names, kinds_and_their_names) {
-  EXPECT_EQ(to_string(preconditioner_kind::none), "none");
-  EXPECT_EQ(to_string(preconditioner_kind::jacobi), "jacobi");
+// The registry: every entry builds, its preconditioner bears its name and has the capabilities it declares, it
+// declares no parameters (today's three), its check accepts a good matrix, and it applies on every space it claims.
+TEST(preconditioner_registry, entries_build_and_have_their_declared_capabilities) {
   const auto sys = make_convection_diffusion({4, 1, 1.0, 1.0});
-  EXPECT_TRUE(make_preconditioner(preconditioner_kind::none, sys.A)->is_identity());
-  const auto j = make_preconditioner(preconditioner_kind::jacobi, sys.A);
-  EXPECT_FALSE(j->is_identity());
-  EXPECT_EQ(j->inverse_diagonal().extent(0), std::size_t(sys.A.numRows()));
+  EXPECT_EQ(preconditioners().names(), (std::vector<std::string>{"none", "jacobi", "ilu0"}));
+  const auto r = to_host_vector(sys.b);
+  for (const auto& e : preconditioners().entries()) {
+    const auto M = e.factory(sys.A, {});
+    EXPECT_EQ(M->name(), e.name);
+    EXPECT_EQ(M->is_identity(), e.can(precond_identity)) << e.name;
+    EXPECT_EQ(M->inverse_diagonal().data() != nullptr, e.can(precond_diagonal)) << e.name;
+    EXPECT_TRUE(e.parameters.empty()) << e.name;
+    if (e.check) e.check(to_host(sys.A));
+    std::vector<double> z_default;
+    for (const auto& space : execution::all()) {
+      vector_view z("z", r.size());
+      if (!space.is_default() && !e.can(precond_every_space)) {
+        EXPECT_THROW(M->apply(space, sys.b, z), error) << e.name << " on " << space.name();
+        continue;
+      }
+      M->apply(space, sys.b, z);
+      if (e.can(precond_transpose)) M->apply_transpose(space, sys.b, z);
+      space.fence();
+      if (z_default.empty())
+        z_default = to_host_vector(z);
+      else
+        EXPECT_EQ(to_host_vector(z), z_default) << e.name << " on " << space.name();
+    }
+  }
+  EXPECT_EQ(make_preconditioner("jacobi", sys.A)->inverse_diagonal().extent(0), std::size_t(sys.A.numRows()));
+  const auto msg = ppl_test::error_of<input_error>([&] { make_preconditioner("ilut", sys.A); });
+  EXPECT_NE(msg.find("unknown preconditioner 'ilut'; available in this build: none, jacobi, ilu0"), std::string::npos)
+      << msg;
+}
+
+// The configuration-time checks name the first row the set-up would refuse (1-based), as the set-up does.
+TEST(preconditioner_registry, checks_name_the_first_bad_row) {
+  struct bad {
+    std::string precond;
+    std::vector<std::vector<double>> A;
+    std::string expect;
+  };
+  for (const auto& c : std::vector<bad>{
+           {"jacobi",
+            {{2, 0, 0}, {0, 0, 1}, {0, 1, 2}},
+            "row 2 (1-based) has no diagonal entry; preconditioner: jacobi"},
+           {"ilu0", {{2, 0, 0}, {0, 0, 1}, {0, 1, 2}}, "row 2 (1-based) has no diagonal entry; preconditioner: ilu0"},
+           {"ilu0", {{1, 1}, {1, 1}}, "row 2 (1-based) has a zero pivot in the ILU(0) factorisation"}}) {
+    const host_csr A = csr_from_dense(c.A);
+    const auto* e = preconditioners().find(c.precond);
+    ASSERT_NE(e, nullptr);
+    ASSERT_TRUE(e->check) << c.precond;
+    const auto msg = ppl_test::error_of<input_error>([&] { e->check(A); });
+    EXPECT_NE(msg.find(c.expect), std::string::npos) << msg;
+    EXPECT_THROW(e->factory(to_device(A), {}), input_error) << c.precond;  // the set-up refuses the same matrix
+  }
+  EXPECT_FALSE(preconditioners().find("none")->check);
 }
 
 // BiCG needs M^-T: a preconditioner without it is refused by name, as an input error.
@@ -117,7 +165,7 @@ TEST(preconditioner_seam_names, bicg_refuses_a_preconditioner_without_a_transpos
   solver_options o;
   int applies = 0;
   o.custom_preconditioner = [&](const crs_matrix& M) {
-    return std::make_unique<plain_wrapper>(make_preconditioner(preconditioner_kind::jacobi, M), &applies, false);
+    return std::make_unique<plain_wrapper>(make_preconditioner("jacobi", M), &applies, false);
   };
   const auto msg = ppl_test::error_of<input_error>([&] { solve_with("bicg", sys.A, sys.b, o); });
   EXPECT_NE(msg.find("preconditioner 'plain_jacobi' has no transpose application"), std::string::npos) << msg;

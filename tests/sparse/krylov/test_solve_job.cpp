@@ -198,7 +198,7 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4, coupling: 2}\n", "unknown key 'coupling'"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres2}\n", "unknown solver 'gmres2'"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {method: gmres, restart: 0}\n",
-       "job.yaml:3:34: 'solver.restart' = 0 is out of range [1, 10000]"},
+       "job.yaml:3:34: 'solver.restart' = 0 is outside [1, 10000]"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {dtol: 1}\n",
        "job.yaml:3:16: 'solver.dtol' = 1 must be greater than 1"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {dtol: .nan}\n", "'solver.dtol' = nan must be"},

@@ -87,7 +87,7 @@ int oracle_iterations(const std::string& system, const std::string& method, cons
   const int it = method == "bicgstab" ? oracle::bicgstab(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi)
                  : method == "bicg"   ? oracle::bicg(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi)
                  : method == "gmres"
-                     ? oracle::gmres(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi, solver_options{}.restart)
+                     ? oracle::gmres(s.A_host, s.b, x, s.rtol, s.max_iters, jacobi, gmres_params{}.restart)
                      : -1;
   return s.oracle[key] = it;
 }
@@ -123,11 +123,11 @@ TEST_P(converges, to_the_requested_true_residual) {
   solver_options o;
   o.rtol = s.rtol;
   o.max_iters = s.max_iters;
-  o.preconditioner = precond == "jacobi" ? preconditioner_kind::jacobi : preconditioner_kind::none;
+  o.preconditioner = precond == "jacobi" ? "jacobi" : "none";
   auto spmv = make_spmv_strategy(strategy);
   spmv->prepare(s.A);
   vector_view x("x", s.A.numRows());
-  const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), x);
+  const auto r = make_solver(method, o)->solve(execution(), s.A, *spmv, to_device_vector(s.b), x);
   const auto xh = to_host_vector(x);
   ASSERT_TRUE(is_converged(r.outcome)) << to_string(r.outcome) << " " << r.breakdown << " after " << r.iterations
                                        << " iterations, true residual " << r.true_residual;
@@ -183,15 +183,63 @@ TEST(solvers_manufactured, recover_x_exact_on_the_generated_system) {
   for (const auto& method : solvers().names()) {
     solver_options o;
     o.rtol = 1e-12;
-    o.preconditioner = preconditioner_kind::jacobi;
+    o.preconditioner = "jacobi";
     auto spmv = make_spmv_strategy("kokkos_kernels");
     spmv->prepare(s.A);
     vector_view x("x", s.A.numRows());
-    const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), x);
+    const auto r = make_solver(method, o)->solve(execution(), s.A, *spmv, to_device_vector(s.b), x);
     ASSERT_TRUE(is_converged(r.outcome)) << method;
     auto xh = to_host_vector(x);
     for (std::size_t i = 0; i < xh.size(); ++i) xh[i] -= s.x_exact[i];
     EXPECT_LT(norm2(xh) / norm2(s.x_exact), 1e-8) << method;
+  }
+}
+
+// Every method on every execution space of the build (execution::all(): in host builds Serial beside the default
+// space), with and without Jacobi: every kernel of the solve runs there, and it converges as on the default space
+// (the same kernels; sums in another order with more than one thread, so counts within a small band).
+TEST(solvers_on_every_space, converge_as_on_the_default_space) {
+  const auto& s = system_named("cd27");
+  for (const auto& method : solvers().names())
+    for (const std::string precond : {"none", "jacobi"}) {
+      int default_iterations = -1;
+      for (const auto& space : execution::all()) {
+        solver_options o;
+        o.rtol = s.rtol;
+        o.max_iters = s.max_iters;
+        o.preconditioner = precond;
+        o.profile = !space.is_default();  // the phase fences on that space too
+        auto spmv = make_spmv_strategy("scalar");
+        spmv->prepare(s.A);
+        vector_view x("x", s.A.numRows());
+        const auto r = make_solver(method, o)->solve(space, s.A, *spmv, to_device_vector(s.b), x);
+        const std::string what = method + " " + precond + " on " + space.name();
+        ASSERT_TRUE(is_converged(r.outcome)) << what << ": " << to_string(r.outcome);
+        EXPECT_LE(host_relative_residual(s.A_host, s.b, to_host_vector(x)), s.rtol * (1 + 1e-6)) << what;
+        if (default_iterations < 0)
+          default_iterations = r.iterations;
+        else
+          EXPECT_LE(std::abs(r.iterations - default_iterations), std::max(2, default_iterations / 20)) << what;
+      }
+    }
+}
+
+// A part that runs only on the default space refuses another one by name (ppl::error) instead of running elsewhere.
+TEST(solvers_on_every_space, default_space_only_parts_refuse_another_space) {
+  const auto& s = system_named("cd27");
+  for (const auto& space : execution::all()) {
+    if (space.is_default()) continue;
+    solver_options o;
+    auto kk = make_spmv_strategy("kokkos_kernels");
+    kk->prepare(s.A);
+    vector_view x("x", s.A.numRows());
+    EXPECT_THROW(make_solver("bicgstab", o)->solve(space, s.A, *kk, to_device_vector(s.b), x), error);
+    o.preconditioner = "ilu0";
+    auto scalar = make_spmv_strategy("scalar");
+    scalar->prepare(s.A);
+    const auto msg = ppl_test::error_of<error>(
+        [&] { make_solver("bicgstab", o)->solve(space, s.A, *scalar, to_device_vector(s.b), x); });
+    EXPECT_NE(msg.find("preconditioner 'ilu0' runs only on the default execution space"), std::string::npos) << msg;
   }
 }
 

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 #include <random>
+#include <tuple>
 
 #include "krylov_test_support.hpp"
 #include "ppl/sparse/vector_ops.hpp"
@@ -16,9 +17,17 @@ namespace {
 using vec::dev_coef;
 constexpr double eps = std::numeric_limits<double>::epsilon();
 
-class vector_ops : public ::testing::TestWithParam<int> {
+// (size, space): every kernel on every execution space of the build (execution::all(); the second is Serial in host
+// builds, skipped where there is none).
+class vector_ops : public ::testing::TestWithParam<std::tuple<int, int>> {
  protected:
-  std::mt19937_64 rng{static_cast<unsigned>(GetParam()) * 7919u + 17u};
+  void SetUp() override {
+    if (static_cast<std::size_t>(std::get<1>(GetParam())) >= execution::all().size())
+      GTEST_SKIP() << "this build has one execution space";
+  }
+  int size() const { return std::get<0>(GetParam()); }
+  execution ex() const { return execution::all()[static_cast<std::size_t>(std::get<1>(GetParam()))]; }
+  std::mt19937_64 rng{static_cast<unsigned>(std::get<0>(GetParam())) * 7919u + 17u};
   // Slots 0..7 hold random nonzero values of mixed magnitudes.
   std::vector<double> slot_values() {
     std::vector<double> s = random_vector(8, rng, 0.5, 2.0);
@@ -37,10 +46,10 @@ vec::scalar_view slots_on_device(const std::vector<double>& s) {
 }
 
 TEST_P(vector_ops, dots3_matches_host) {
-  const int n = GetParam();
+  const int n = size();
   auto a = random_vector(n, rng), b = random_vector(n, rng, -3.0, 5.0);
   auto s = slots_on_device(std::vector<double>(10, -1.0));
-  vec::dots3(to_device_vector(a), to_device_vector(b), s, 4);
+  vec::dots3(ex(), to_device_vector(a), to_device_vector(b), s, 4);
   auto got = to_host_vector(s);
   double ab = 0, aa = 0, bb = 0, sab = 0;
   for (int i = 0; i < n; ++i) {
@@ -57,7 +66,7 @@ TEST_P(vector_ops, dots3_matches_host) {
 }
 
 TEST_P(vector_ops, axpby_and_axpbypcz_read_coefficients_on_the_device) {
-  const int n = GetParam();
+  const int n = size();
   const auto sv = slot_values();
   auto s = slots_on_device(sv);
   const dev_coef a = dev_coef::ratio(1, 2, -1.0);  // -s1/s2
@@ -73,8 +82,8 @@ TEST_P(vector_ops, axpby_and_axpbypcz_read_coefficients_on_the_device) {
 
   auto x = random_vector(n, rng), y = random_vector(n, rng), z = random_vector(n, rng);
   auto yd = to_device_vector(y), zd = to_device_vector(z);
-  vec::axpby(a, to_device_vector(x), b, yd, s);
-  vec::axpbypcz(a, to_device_vector(x), b, to_device_vector(y), c, zd, s);
+  vec::axpby(ex(), a, to_device_vector(x), b, yd, s);
+  vec::axpbypcz(ex(), a, to_device_vector(x), b, to_device_vector(y), c, zd, s);
   auto y_got = to_host_vector(yd), z_got = to_host_vector(zd);
   for (int i = 0; i < n; ++i) {
     const double y_ref = ca * x[i] + cb * y[i];
@@ -85,11 +94,11 @@ TEST_P(vector_ops, axpby_and_axpbypcz_read_coefficients_on_the_device) {
 }
 
 TEST_P(vector_ops, axpby_with_zero_b_ignores_nan_in_y) {
-  const int n = GetParam();
+  const int n = size();
   auto x = random_vector(n, rng);
   std::vector<double> y(n, std::nan(""));
   auto yd = to_device_vector(y);
-  vec::axpby(dev_coef::constant(2.0), to_device_vector(x), dev_coef::constant(0.0), yd, vec::scalar_view());
+  vec::axpby(ex(), dev_coef::constant(2.0), to_device_vector(x), dev_coef::constant(0.0), yd, vec::scalar_view());
   auto got = to_host_vector(yd);
   for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], 2.0 * x[i]);
 }
@@ -97,7 +106,7 @@ TEST_P(vector_ops, axpby_with_zero_b_ignores_nan_in_y) {
 // BiCGSTAB's Jacobi direction update, kept as p_hat = D^-1 p only, against the unfused float64 formulas it replaces:
 // p' = r + bo v + beta p, then p_hat' = d .* p', where the kernel is given p_hat = d .* p and never sees p.
 TEST_P(vector_ops, scaled_axpy_pcz_matches_the_unfused_direction_update) {
-  const int n = GetParam();
+  const int n = size();
   const auto sv = slot_values();
   auto s = slots_on_device(sv);
   const dev_coef bo = dev_coef::ratio(0, 1, -1.0);  // -beta omega' = -rho / rv'
@@ -112,7 +121,7 @@ TEST_P(vector_ops, scaled_axpy_pcz_matches_the_unfused_direction_update) {
   std::vector<double> ph(n);
   for (int i = 0; i < n; ++i) ph[i] = d[i] * p[i];
   auto phd = to_device_vector(ph);
-  vec::scaled_axpy_pcz(to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), beta, phd, s);
+  vec::scaled_axpy_pcz(ex(), to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), beta, phd, s);
   auto got = to_host_vector(phd);
   for (int i = 0; i < n; ++i) {
     const double p_next = r[i] + cbo * v[i] + cbeta * p[i];
@@ -123,24 +132,24 @@ TEST_P(vector_ops, scaled_axpy_pcz_matches_the_unfused_direction_update) {
   // A restarted recurrence (beta = 0) must not read p_hat, which may be garbage.
   std::vector<double> garbage(n, std::nan(""));
   auto gd = to_device_vector(garbage);
-  vec::scaled_axpy_pcz(to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), dev_coef::constant(0.0), gd,
-                       s);
+  vec::scaled_axpy_pcz(ex(), to_device_vector(d), to_device_vector(r), bo, to_device_vector(v), dev_coef::constant(0.0),
+                       gd, s);
   auto got0 = to_host_vector(gd);
   for (int i = 0; i < n; ++i)
     EXPECT_NEAR(got0[i], d[i] * (r[i] + cbo * v[i]), 4 * eps * d[i] * (std::fabs(r[i]) + std::fabs(cbo * v[i]))) << i;
 }
 
 TEST_P(vector_ops, multiply_is_elementwise) {
-  const int n = GetParam();
+  const int n = size();
   auto d = random_vector(n, rng), x = random_vector(n, rng);
   vector_view z("z", n);
-  vec::multiply(to_device_vector(d), to_device_vector(x), z);
+  vec::multiply(ex(), to_device_vector(d), to_device_vector(x), z);
   auto got = to_host_vector(z);
   for (int i = 0; i < n; ++i) EXPECT_EQ(got[i], d[i] * x[i]);
 }
 
 TEST_P(vector_ops, xr_update_dots_matches_host) {
-  const int n = GetParam();
+  const int n = size();
   const auto sv = slot_values();
   auto s = slots_on_device(std::vector<double>(sv.begin(), sv.end()));
   const dev_coef a = dev_coef::ratio(0, 1), b = dev_coef::ratio(2, 4), c = dev_coef::ratio(2, 4, -1.0);
@@ -148,7 +157,7 @@ TEST_P(vector_ops, xr_update_dots_matches_host) {
   auto p = random_vector(n, rng), q = random_vector(n, rng), t = random_vector(n, rng);
   auto x = random_vector(n, rng), r = random_vector(n, rng), rh = random_vector(n, rng);
   auto xd = to_device_vector(x), rd = to_device_vector(r);
-  vec::xr_update_dots(a, to_device_vector(p), b, to_device_vector(q), xd, c, to_device_vector(t), rd,
+  vec::xr_update_dots(ex(), a, to_device_vector(p), b, to_device_vector(q), xd, c, to_device_vector(t), rd,
                       to_device_vector(rh), s, 6);
   auto x_got = to_host_vector(xd), r_got = to_host_vector(rd), s_got = to_host_vector(s);
   double d0 = 0, d1 = 0, sd0 = 0;
@@ -167,7 +176,7 @@ TEST_P(vector_ops, xr_update_dots_matches_host) {
 }
 
 TEST_P(vector_ops, bicg_update_dots_matches_host) {
-  const int n = GetParam();
+  const int n = size();
   const auto sv = slot_values();
   std::vector<double> slots(sv);
   slots.resize(12, 0.0);
@@ -177,7 +186,7 @@ TEST_P(vector_ops, bicg_update_dots_matches_host) {
   auto p = random_vector(n, rng), q = random_vector(n, rng), qt = random_vector(n, rng);
   auto x = random_vector(n, rng), r = random_vector(n, rng), rt = random_vector(n, rng);
   auto xd = to_device_vector(x), rd = to_device_vector(r), rtd = to_device_vector(rt);
-  vec::bicg_update_dots(a, to_device_vector(p), to_device_vector(q), to_device_vector(qt), xd, rd, rtd, s, 9);
+  vec::bicg_update_dots(ex(), a, to_device_vector(p), to_device_vector(q), to_device_vector(qt), xd, rd, rtd, s, 9);
   auto x_got = to_host_vector(xd), r_got = to_host_vector(rd), rt_got = to_host_vector(rtd), s_got = to_host_vector(s);
   double d0 = 0, d1 = 0, d2 = 0, sd0 = 0;
   for (int i = 0; i < n; ++i) {
@@ -196,19 +205,19 @@ TEST_P(vector_ops, bicg_update_dots_matches_host) {
 }
 
 TEST_P(vector_ops, all_finite_finds_one_bad_entry) {
-  const int n = GetParam();
+  const int n = size();
   auto x = random_vector(n, rng);
-  EXPECT_TRUE(vec::all_finite(to_device_vector(x)));
+  EXPECT_TRUE(vec::all_finite(ex(), to_device_vector(x)));
   x[n / 2] = std::numeric_limits<double>::infinity();
-  EXPECT_FALSE(vec::all_finite(to_device_vector(x)));
+  EXPECT_FALSE(vec::all_finite(ex(), to_device_vector(x)));
   x[n / 2] = std::nan("");
-  EXPECT_FALSE(vec::all_finite(to_device_vector(x)));
+  EXPECT_FALSE(vec::all_finite(ex(), to_device_vector(x)));
 }
 
 // GMRES's kernels on a basis of 11 columns (on a GPU a full block of 8 and a partial one): the dots of every column
 // with w, and y = b y + a V c with and without the norm of the result.
 TEST_P(vector_ops, multi_dots_and_combine_match_host) {
-  const int n = GetParam(), cols = 11;
+  const int n = size(), cols = 11;
   vec::basis_view V("V", n, cols);
   auto Vh = Kokkos::create_mirror_view(V);
   std::vector<std::vector<double>> col(cols);
@@ -222,7 +231,7 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
   ASSERT_EQ(pad % vec::multi_dot_block, 0);
   ASSERT_GE(pad, cols);
   auto s = slots_on_device(std::vector<double>(slot + pad + 2, -1.0));
-  vec::multi_dots(V, cols, to_device_vector(w), s, slot);
+  vec::multi_dots(ex(), V, cols, to_device_vector(w), s, slot);
   auto got = to_host_vector(s);
   for (int c = 0; c < cols; ++c) {
     double d = 0, sd = 0;
@@ -246,7 +255,7 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
   }
   for (const int norm_slot : {-1, slot + pad + 1}) {
     auto yd = to_device_vector(y);
-    vec::combine(V, cols, s, slot, -2.0, 0.5, yd, norm_slot);
+    vec::combine(ex(), V, cols, s, slot, -2.0, 0.5, yd, norm_slot);
     const auto yh = to_host_vector(yd);
     for (int i = 0; i < n; ++i) ASSERT_NEAR(yh[i], expect[i], 4 * cols * eps * scale) << i;
     const auto after = to_host_vector(s);
@@ -258,14 +267,14 @@ TEST_P(vector_ops, multi_dots_and_combine_match_host) {
   // b = 0 does not read y: a NaN there is overwritten.
   std::vector<double> nan_y(n, std::nan(""));
   auto yd = to_device_vector(nan_y);
-  vec::combine(V, cols, s, slot, 1.0, 0.0, yd);
-  EXPECT_TRUE(vec::all_finite(yd));
+  vec::combine(ex(), V, cols, s, slot, 1.0, 0.0, yd);
+  EXPECT_TRUE(vec::all_finite(ex(), yd));
 }
 
 // GMRES's fused pass: combine_then_dots gives the bits of combine(-1, 1) followed by multi_dots, with 11 columns
 // (on a GPU the fused block of 8 and a plain one) and 40 (on the host a fused block of 32 and a plain one).
 TEST_P(vector_ops, combine_then_dots_equals_combine_and_multi_dots) {
-  const int n = GetParam();
+  const int n = size();
   for (const int cols : {11, 40}) {
     SCOPED_TRACE(cols);
     vec::basis_view V("V", n, cols);
@@ -281,9 +290,9 @@ TEST_P(vector_ops, combine_then_dots_equals_combine_and_multi_dots) {
     const auto y = random_vector(n, rng);
     auto s_two = slots_on_device(slots), s_one = slots_on_device(slots);
     auto y_two = to_device_vector(y), y_one = to_device_vector(y);
-    vec::combine(V, cols, s_two, coef_slot, -1.0, 1.0, y_two);
-    vec::multi_dots(V, cols, y_two, s_two, dot_slot);
-    vec::combine_then_dots(V, cols, s_one, coef_slot, y_one, dot_slot);
+    vec::combine(ex(), V, cols, s_two, coef_slot, -1.0, 1.0, y_two);
+    vec::multi_dots(ex(), V, cols, y_two, s_two, dot_slot);
+    vec::combine_then_dots(ex(), V, cols, s_one, coef_slot, y_one, dot_slot);
     EXPECT_EQ(to_host_vector(y_one), to_host_vector(y_two));
     EXPECT_EQ(to_host_vector(s_one), to_host_vector(s_two));
   }
@@ -291,7 +300,12 @@ TEST_P(vector_ops, combine_then_dots_equals_combine_and_multi_dots) {
 
 // 1,100,003 elements: on a GPU more work items than one wave of reduction teams has threads, so every thread of a
 // reduction walks several items (vector_ops.cpp, reduce_items).
-INSTANTIATE_TEST_SUITE_P(sizes, vector_ops, ::testing::Values(1, 31, 33, 1037, 100003, 1100003));
+INSTANTIATE_TEST_SUITE_P(sizes, vector_ops,
+                         ::testing::Combine(::testing::Values(1, 31, 33, 1037, 100003, 1100003),
+                                            ::testing::Values(0, 1)),
+                         [](const ::testing::TestParamInfo<std::tuple<int, int>>& i) {
+                           return std::to_string(std::get<0>(i.param)) + (std::get<1>(i.param) ? "_serial" : "");
+                         });
 
 // The guard: a denominator below guard * sqrt(|s[ref0] s[ref1]|) gives 0 on the device and on the host.
 TEST(dev_coef, guard_zeroes_negligible_denominators) {
@@ -308,7 +322,7 @@ TEST(dev_coef, guard_zeroes_negligible_denominators) {
   auto one = to_device_vector(ones);
   std::vector<double> got;
   for (const auto& k : {unguarded, guarded, zero_den}) {
-    vec::axpby(k, one, dev_coef::constant(0.0), y, s);
+    vec::axpby(execution(), k, one, dev_coef::constant(0.0), y, s);
     got.push_back(to_host_vector(y)[2]);
   }
   EXPECT_DOUBLE_EQ(got[0], 3e20);

@@ -85,7 +85,7 @@ int host_bicgstab(const host_csr& A, const std::vector<double>& b, double rtol, 
   return -1;
 }
 
-solver_result solve(const std::string& method, const ilu_system& s, preconditioner_kind pc, std::vector<double>& x) {
+solver_result solve(const std::string& method, const ilu_system& s, const std::string& pc, std::vector<double>& x) {
   solver_options o;
   o.rtol = 1e-8;
   o.max_iters = 5000;
@@ -93,7 +93,7 @@ solver_result solve(const std::string& method, const ilu_system& s, precondition
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(s.A);
   vector_view xd("x", s.A.numRows());
-  const auto r = solvers().get(method, "test").factory(o)->solve(s.A, *spmv, to_device_vector(s.b), xd);
+  const auto r = make_solver(method, o)->solve(execution(), s.A, *spmv, to_device_vector(s.b), xd);
   x = to_host_vector(xd);
   return r;
 }
@@ -104,7 +104,7 @@ TEST_P(ilu0_solve, converges_to_the_true_residual) {
   const auto& [method, system] = GetParam();
   const auto& s = system_named(system);
   std::vector<double> x;
-  const auto r = solve(method, s, preconditioner_kind::ilu0, x);
+  const auto r = solve(method, s, "ilu0", x);
   ASSERT_TRUE(is_converged(r.outcome)) << to_string(r.outcome) << " after " << r.iterations << " iterations";
   // The host recomputation; 1e-10 of slack covers its own rounding on these systems (test_solvers.cpp bounds it).
   EXPECT_LE(host_relative_residual(s.A_host, s.b, x), 1e-8 + 1e-10);
@@ -133,8 +133,8 @@ TEST(ilu0_bicgstab, matches_the_host_oracle_and_beats_jacobi) {
     });
     ASSERT_GT(oracle_its, 0) << name;
     std::vector<double> x;
-    const auto ilu = solve("bicgstab", s, preconditioner_kind::ilu0, x);
-    const auto jac = solve("bicgstab", s, preconditioner_kind::jacobi, x);
+    const auto ilu = solve("bicgstab", s, "ilu0", x);
+    const auto jac = solve("bicgstab", s, "jacobi", x);
     ASSERT_TRUE(is_converged(ilu.outcome) && is_converged(jac.outcome)) << name;
     std::printf("  %s: BiCGSTAB + ILU(0) %d iterations (host oracle %d), + Jacobi %d\n", name.c_str(), ilu.iterations,
                 oracle_its, jac.iterations);
