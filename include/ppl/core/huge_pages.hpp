@@ -26,17 +26,24 @@ bool advise_huge_pages(const View& v) noexcept {
     return false;
 }
 
+namespace huge_pages_detail {
+// The first touch of a large view, as a named functor: an extended lambda in a header template instantiated by
+// several libraries was launched through a null host stub on CUDA.
+template <class T>
+struct zero_fill {
+  T* data;
+  KOKKOS_INLINE_FUNCTION void operator()(const std::size_t i) const { data[i] = T{}; }
+};
+}  // namespace huge_pages_detail
+
 // A View allocated untouched, advised, then zero-filled by a parallel loop of its execution space (the first touch
 // Kokkos' own initialisation would make, so pages land on the NUMA node of the thread that uses them).
 template <class View, class... Extents>
 View make_large_view(const std::string& label, Extents... extents) {
   View v(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), extents...);
   advise_huge_pages(v);
-  const auto data = v.data();
-  using value_type = typename View::non_const_value_type;
-  Kokkos::parallel_for(
-      "ppl::make_large_view", Kokkos::RangePolicy<typename View::execution_space>(0, v.span()),
-      KOKKOS_LAMBDA(const std::size_t i) { data[i] = value_type{}; });
+  Kokkos::parallel_for("ppl::make_large_view", Kokkos::RangePolicy<typename View::execution_space>(0, v.span()),
+                       huge_pages_detail::zero_fill<typename View::non_const_value_type>{v.data()});
   return v;
 }
 
