@@ -118,7 +118,10 @@ TEST(ParameterDeclarations, EachNameSetsExactlyItsMember) {
 }
 
 // (c)
+// The docs show a host build's defaults (the tables say where a GPU build's differ, as gather_atom_split's
+// coarsening), so the comparison runs in host builds; GPU builds still check (a) and (b).
 TEST(ParameterDeclarations, DocsHoldEachTableVerbatim) {
+  if (potential_gpu_build) GTEST_SKIP() << "the docs tables hold a host build's defaults";
   const std::string docs = ppl_test::read_file(repository_file("docs/potential.md")) + "\n" +
                            ppl_test::read_file(repository_file("docs/cutoff.md"));
   for (const auto& e : potential_strategies().entries()) {
