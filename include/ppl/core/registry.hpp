@@ -42,11 +42,18 @@ bool build_satisfies(build_requirement r);          // src/core/registry.cpp
 std::string requirement_text(build_requirement r);  // "a CUDA build", ...
 std::string build_backends_text();                  // this build's Kokkos backends, e.g. "OpenMP, Serial"
 
-// Check: the type of an entry's optional configuration-time check (the sparse families: a check of the matrix,
-// `matrix_check`, include/ppl/sparse/csr.hpp), run when a job is read so that `ppl validate` rejects what a run would.
-template <class Factory, class Check = std::function<void()>>
+// The type of a family's configuration-time check (registry<>::entry::check), run when a job is read so that
+// `ppl validate` rejects what a run would: none by default; a family specialises it for its factory type (the sparse
+// families: `matrix_check`, a check of a matrix read from a file, include/ppl/sparse/csr.hpp).
+template <class Factory>
+struct registry_check {
+  using type = std::function<void()>;
+};
+
+template <class Factory>
 class registry {
  public:
+  using check_type = typename registry_check<Factory>::type;
   struct entry {
     std::string name;
     std::string description;
@@ -61,7 +68,7 @@ class registry {
     parameter_space parameters = {};
     // An optional configuration-time check (empty: none); it throws input_error for a problem the entry cannot
     // take, e.g. a preconditioner's first row without a usable diagonal.
-    Check check = {};
+    check_type check = {};
     bool available() const { return static_cast<bool>(factory); }
 
     // Named construction, so that a registration reads as its fields:
@@ -95,7 +102,7 @@ class registry {
       parameters = std::move(p);
       return *this;
     }
-    entry& checked_by(Check c) {
+    entry& checked_by(check_type c) {
       check = std::move(c);
       return *this;
     }
