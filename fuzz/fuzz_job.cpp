@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_session.hpp"
 #include "ppl/jobs/job.hpp"

@@ -1,7 +1,7 @@
 // libFuzzer harness: the PQR reader (ppl::read_pqr) on arbitrary bytes, plain or gzip-compressed.
 #include "fuzz_support.hpp"
 #include "ppl/core/error.hpp"
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static ppl_fuzz::scratch_file file;

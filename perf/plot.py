@@ -2,8 +2,8 @@
 """Bar charts of Google Benchmark JSON results (tuning studies): one bar per benchmark (its median when repetitions
 were aggregated, with min..max whiskers when those are present), for one counter or the real time.
 
-  /usr/bin/python3 perf/plot.py perf/results/potential-h200.json --counter atom_evals_per_s --filter 256x256 \
-      --out perf/results/potential-h200.png
+  /usr/bin/python3 perf/plot.py perf/results/potential-h200/bench_potential-sweeps.json --counter evals_per_s \
+      --filter 'hybrid|40k' --ceiling 4.18e12 --out perf/results/potential-h200/bench_potential-sweeps.png
 
 Debian's python3-matplotlib (installed by cmake/deps/bootstrap.sh) is the only dependency."""
 import argparse

@@ -1,7 +1,7 @@
 // Hand-written CUDA versions of ppl's two GPU designs (see coulomb_cuda.hpp). Both compute, per thread, 8 points of
 // one lattice row at x = x0 + tx + 32 c, so that each store of a warp is 32 consecutive floats, with 32 x 8 blocks.
-// Block shape matters for the constant-memory design: with 32 x 4 blocks (this file until run 4) the constant
-// cache thrashed and the kernel ran at 1.5e12 instead of 3.3e12 atom-evaluations/s (perf/results/h200-run4).
+// Block shape matters for the constant-memory design: with 32 x 4 blocks the constant cache thrashes and the kernel
+// runs at 1.5e12 instead of 3.3e12 atom-evaluations/s (perf/results/potential-h200, probe/; docs/potential.md).
 #include <cuda_runtime.h>
 
 #include "baselines/coulomb_cuda.hpp"

@@ -61,10 +61,8 @@ verification verify(const scenario& s) {
   return v;
 }
 
-std::shared_ptr<const potential_strategy> make_strategy(const std::string& name, const std::string& params_yaml) {
-  if (params_yaml.empty()) return make_potential_strategy(name, nullptr, coulomb_interaction(), "bench");
-  const config_node params = config_node::from_string(params_yaml, "bench params");
-  return make_potential_strategy(name, &params, coulomb_interaction(), "bench");
+std::shared_ptr<const potential_strategy> make_strategy(const std::string& name, const parameter_values& params) {
+  return make_potential_strategy(name, params, coulomb_interaction(), "bench");
 }
 
 std::function<void()> runner(const scenario& s, const variant& v) {
@@ -125,17 +123,18 @@ void run_variant(benchmark::State& state, const scenario_spec* spec, const varia
   state.counters["verify_max_rel"] = ver.max_rel;
   state.counters["atoms"] = double(s.host.size());
   state.counters["points"] = double(s.g.size());
-  state.SetLabel(v->params);
+  state.SetLabel(params_text(v->params));
 }
 
 // What the potential job's `strategy: auto` picks for the scenario.
 std::shared_ptr<const potential_strategy> auto_strategy(const scenario& s) {
   const potential_choice c = choose_potential_strategy(summarize_problem(s.g, s.host.size(), coulomb_interaction()));
-  return make_strategy(c.strategy, c.parameters_yaml());
+  return make_strategy(c.strategy, c.parameters);
 }
 
 struct end_to_end_case {
-  std::string label, strategy, params;  // strategy "auto": the potential job's rule
+  std::string label, strategy;  // strategy "auto": the potential job's rule
+  parameter_values params;
 };
 
 // Per iteration the phases apart (each ends at a fence): set-up, the output's allocation, the compute, the copy
@@ -206,10 +205,10 @@ const bool registered = [] {
           ->MinTime(0.2);
     }
   static const std::vector<end_to_end_case> end_to_end = {
-      {"auto", "auto", ""},
-      {"gather_coalesced", "gather_coalesced", ""},
-      {"gather_atom_split", "gather_atom_split", ""},
-      {"gather_atom_split/combine=atomic", "gather_atom_split", "{combine: atomic}"}};
+      {"auto", "auto", {}},
+      {"gather_coalesced", "gather_coalesced", {}},
+      {"gather_atom_split", "gather_atom_split", {}},
+      {"gather_atom_split/combine=atomic", "gather_atom_split", {{"combine", "atomic"}}}};
   for (const scenario_spec& spec : scenario_specs())
     if (spec.name == "pmpp_slice_z10")
       for (const end_to_end_case& c : end_to_end)

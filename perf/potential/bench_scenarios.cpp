@@ -1,5 +1,7 @@
 #include "bench_scenarios.hpp"
 
+#include <array>
+
 #include <map>
 #include <memory>
 
@@ -76,57 +78,56 @@ std::vector<variant> variants() {
     if (!e.available() || !e.can("coulomb")) continue;  // the scenarios are direct Coulomb sums
     const std::string& name = e.name;
     const bool slow = name == "reference" || name == "scatter";
-    v.push_back({name, name, "", false, false, slow});
+    v.push_back({name, name, {}, false, false, slow});
   }
-  v.push_back({"gather/rsqrt=ieee", "gather", "rsqrt: ieee", false, false, false});
+  v.push_back({"gather/rsqrt=ieee", "gather", {{"rsqrt", "ieee"}}, false, false, false});
 #if defined(PPL_HAS_CUDA_BASELINE)
-  v.push_back({"baseline_cuda/rsqrtf", "rsqrtf", "", true, false, false});
-  v.push_back({"baseline_cuda/ftz", "ftz", "", true, false, false});
-  v.push_back({"baseline_cuda/tiles", "tiles", "", true, false, false});
+  v.push_back({"baseline_cuda/rsqrtf", "rsqrtf", {}, true, false, false});
+  v.push_back({"baseline_cuda/ftz", "ftz", {}, true, false, false});
+  v.push_back({"baseline_cuda/tiles", "tiles", {}, true, false, false});
 #endif
   for (const char* s : {"gather_coarsened", "gather_coalesced", "gather_constmem_cuda"}) {
     if (!potential_strategies().find(s)) continue;
     for (int c : {1, 2, 4, 16})  // 8 is the default, run above
-      v.push_back(
-          {std::string(s) + "/C=" + std::to_string(c), s, "coarsening: " + std::to_string(c), false, true, false});
+      v.push_back({std::string(s) + "/C=" + std::to_string(c), s, {{"coarsening", c}}, false, true, false});
   }
   // Team shape and tile size of the portable kernel (GPU only: host teams are one thread). Smaller teams and tiles
   // give finer-grained blocks (less idle time in the last wave) at the price of more barriers per atom.
   if (default_space_is_gpu())
-    for (const char* shape :
-         {"{coarsening: 8, block_rows: 1, tile_atoms: 256}", "{coarsening: 8, block_rows: 2, tile_atoms: 512}",
-          "{coarsening: 8, block_rows: 4, tile_atoms: 1024}", "{coarsening: 8, block_rows: 8, tile_atoms: 2048}",
-          "{coarsening: 8, block_rows: 16, tile_atoms: 2048}", "{coarsening: 16, block_rows: 2, tile_atoms: 512}",
-          "{coarsening: 16, block_rows: 4, tile_atoms: 2048}"}) {
-      std::string label = shape;
-      for (const char* drop : {"{", "}", " ", "coarsening:", "block_rows:", "tile_atoms:"})
-        for (std::size_t at; (at = label.find(drop)) != std::string::npos;) label.erase(at, std::string(drop).size());
-      v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced", shape, false, true, false});
+    for (const auto& [c, rows, tile] : std::vector<std::array<int, 3>>{
+             {8, 1, 256}, {8, 2, 512}, {8, 4, 1024}, {8, 8, 2048}, {8, 16, 2048}, {16, 2, 512}, {16, 4, 2048}}) {
+      const std::string label = std::to_string(c) + "," + std::to_string(rows) + "," + std::to_string(tile);
+      v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced",
+                   {{"coarsening", c}, {"block_rows", rows}, {"tile_atoms", tile}}, false, true, false});
     }
-  // Constant-memory pass size (run 1: the constant-memory kernels collapsed in some launch shapes).
+  // Constant-memory pass size (the constant-memory kernels collapse in some launch shapes: docs/potential.md).
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 256, 512, 1024})
       v.push_back({"gather_constmem_cuda/atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
-                   "atoms_per_pass: " + std::to_string(pass), false, true, false});
+                   {{"atoms_per_pass", pass}}, false, true, false});
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 512})
       v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
-                   "{coarsening: 16, atoms_per_pass: " + std::to_string(pass) + "}", false, true, false});
+                   {{"coarsening", 16}, {"atoms_per_pass", pass}}, false, true, false});
   if (potential_strategies().find("gather_hybrid_rsqrt_cuda")) {
     for (int c : {8, 16})
       for (int s = 0; s <= c / 2; ++s)
         v.push_back({"gather_hybrid_rsqrt_cuda/C=" + std::to_string(c) + ",S=" + std::to_string(s),
-                     "gather_hybrid_rsqrt_cuda",
-                     "{coarsening: " + std::to_string(c) + ", software_points: " + std::to_string(s) + "}", false, true,
-                     false});
-    // The team shape that was fastest in the probe (perf/results/h200-run4): 32 x 16 threads, 2048-atom tiles.
+                     "gather_hybrid_rsqrt_cuda", {{"coarsening", c}, {"software_points", s}}, false, true, false});
+    // The team shape that was fastest in the probe (perf/results/potential-h200): 32 x 16 threads, 2048-atom tiles.
     for (int s : {0, 1, 2, 3})
       v.push_back({"gather_hybrid_rsqrt_cuda/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048",
                    "gather_hybrid_rsqrt_cuda",
-                   "{coarsening: 8, software_points: " + std::to_string(s) + ", block_rows: 16, tile_atoms: 2048}",
-                   false, true, false});
+                   {{"coarsening", 8}, {"software_points", s}, {"block_rows", 16}, {"tile_atoms", 2048}}, false, true,
+                   false});
   }
   return v;
+}
+
+std::string params_text(const parameter_values& params) {
+  std::string out;
+  for (const auto& [key, value] : params) out += (out.empty() ? "{" : ", ") + key + ": " + value_text(value);
+  return out.empty() ? out : out + "}";
 }
 
 }  // namespace ppl::bench

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 
 namespace ppl::bench {
@@ -33,11 +34,14 @@ const scenario& scenario_data(const scenario_spec& spec);  // needs Kokkos initi
 struct variant {
   std::string label;      // benchmark name part, e.g. gather_coalesced/C=4
   std::string strategy;   // registry name, or the baseline kind (rsqrtf | ftz)
-  std::string params;     // YAML map, empty for defaults
+  parameter_values params;  // by name, empty for defaults
   bool baseline = false;  // hand-written CUDA kernel, not a registry entry
   bool sweep = false;     // only where scenario_spec::sweeps
   bool slow = false;      // only where scenario_spec::slow_ok
 };
 std::vector<variant> variants();
+
+// "{coarsening: 4, tile_atoms: 7}" for a benchmark's label, "" for defaults.
+std::string params_text(const parameter_values& params);
 
 }  // namespace ppl::bench

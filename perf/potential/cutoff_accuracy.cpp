@@ -22,7 +22,7 @@
 
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_session.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/reference.hpp"
 

@@ -228,7 +228,7 @@ void bm_ppl(benchmark::State& st, const std::string& solver, const std::string& 
   const double t_iter = r.iterations ? r.times.iterate / r.iterations : 0.0;
   const double passes = iteration_passes(solver, jacobi);
   const double bytes = floor_bytes(solver, jacobi, A, passes), bw = copy_bandwidth();
-  // The definition (2 SpMV + 31 vector passes), for comparison with runs before the fusion.
+  // 2 SpMV + 31 vector passes: the floor of an unfused iteration (x_floor31, docs/solver.md "Memory floor").
   const double bytes31 = floor_bytes(solver, jacobi, A, 31);
   const double phases =
       profiled.times.spmv + profiled.times.dot + profiled.times.update + profiled.times.precond + profiled.times.host;

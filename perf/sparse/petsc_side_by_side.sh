@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# PETSc side by side (issue 12, item 9): builds bench_petsc (perf/sparse/petsc/bench_petsc.cpp) and runs it on one
+# PETSc side by side (docs/solver.md): builds bench_petsc (perf/sparse/petsc/bench_petsc.cpp) and runs it on one
 # core and on all cores, then prints one table. Debian's petsc-dev is installed if missing (apt-get, idempotent;
 # it is a benchmark peer only, so cmake/deps/bootstrap.sh does not install it).
 #
-#   perf/sparse/petsc_side_by_side.sh [OUT.jsonl]        (default perf/results/petsc-openmp.jsonl)
+#   perf/sparse/petsc_side_by_side.sh [OUT.jsonl]        (default perf/results/petsc-openmp/petsc-default.jsonl)
 #
 # Environment: PETSC_SYSTEMS (default "2dcyl1,ani4,cd27_40,cd81_20": data/ matrices and generated
 # convection-diffusion systems cd27_<n> / cd81_<n> with n elements per direction), PETSC_REPEATS (default 3),
@@ -12,7 +12,7 @@
 # (3) ppl on PETSC_CORES OpenMP threads. One JSON object per configuration per line in OUT.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-out=${1:-perf/results/petsc-openmp.jsonl}
+out=${1:-perf/results/petsc-openmp/petsc-default.jsonl}
 systems=${PETSC_SYSTEMS:-2dcyl1,ani4,cd27_40,cd81_20}
 repeats=${PETSC_REPEATS:-3}
 cores=${PETSC_CORES:-$(nproc)}

@@ -17,6 +17,7 @@
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/raw_grid.hpp"
 #include "ppl/jobs/config_helpers.hpp"
+#include "ppl/jobs/parameter_config.hpp"
 #include "ppl/potential/strategy_choice.hpp"
 
 namespace ppl {
@@ -183,7 +184,8 @@ void check_periodic(const config_node& root, const potential_map_config& j) {
 }
 
 // `strategy` (default auto): a registered name with its strategy_params, or auto, which chooses both from the
-// lattice, atoms, interaction and build (strategy_choice.hpp) and takes no strategy_params.
+// lattice, atoms, interaction and build (strategy_choice.hpp) and takes no strategy_params. The params are read
+// against the strategy's declared space; the factory's parameter errors are placed at their key.
 void read_strategy(const config_node& root, potential_map_config& j) {
   j.strategy_requested = root.get<std::string>("strategy", "auto");
   const std::string where = (root.has("strategy") ? root.where("strategy") : root.where()) + ": strategy";
@@ -193,7 +195,13 @@ void read_strategy(const config_node& root, potential_map_config& j) {
   if (j.strategy_requested != "auto") {
     j.strategy_name = j.strategy_requested;
     j.strategy_reason = "named in the job";
-    j.strategy = make_potential_strategy(j.strategy_name, params ? &*params : nullptr, j.pair, where, j.grid.periodic);
+    const config_node* given = params ? &*params : nullptr;
+    const auto& entry = potential_strategies().get(j.strategy_name, where);
+    const parameter_values values = read_parameter_values(entry.parameters, given);
+    j.strategy = with_parameter_errors(given, where, [&] {
+      return make_potential_strategy(j.strategy_name, values, j.pair, where, j.grid.periodic);
+    });
+    if (given != nullptr) given->check_all_used();  // keys the space does not declare
     return;
   }
   if (params)
@@ -205,12 +213,9 @@ void read_strategy(const config_node& root, potential_map_config& j) {
   j.strategy_params = c.parameters_yaml();
   j.strategy_reason = c.reason;
   const std::string auto_where = where + " auto (" + c.strategy + ")";
-  if (j.strategy_params.empty()) {
-    j.strategy = make_potential_strategy(c.strategy, nullptr, j.pair, auto_where, j.grid.periodic);
-  } else {
-    const config_node chosen = config_node::from_string(j.strategy_params, "strategy: auto");
-    j.strategy = make_potential_strategy(c.strategy, &chosen, j.pair, auto_where, j.grid.periodic);
-  }
+  j.strategy = with_parameter_errors(nullptr, auto_where, [&] {
+    return make_potential_strategy(c.strategy, c.parameters, j.pair, auto_where, j.grid.periodic);
+  });
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {

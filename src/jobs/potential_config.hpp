@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
-#include "ppl/potential/atoms.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/jobs/config.hpp"
+#include "ppl/io/atoms.hpp"
+#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 #include "ppl/potential/summary.hpp"

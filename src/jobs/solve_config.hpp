@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/generators.hpp"

@@ -45,12 +45,13 @@ struct direct_store {
   }
 };
 
-template <int C, class Row, class Store = direct_store>
+// Space: the execution space of the launch (each kernel is instantiated for every space of the build).
+template <class Space, int C, class Row, class Store = direct_store>
 struct coalesced_kernel {
-  using policy = Kokkos::TeamPolicy<>;
-  using member = policy::member_type;
-  using scratch_view = Kokkos::View<tile_atom*, Kokkos::DefaultExecutionSpace::scratch_memory_space,
-                                    Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using policy = Kokkos::TeamPolicy<Space>;
+  using member = typename policy::member_type;
+  using scratch_view =
+      Kokkos::View<tile_atom*, typename Space::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   Kokkos::View<const atom4*> atoms;
   Store store;
@@ -101,7 +102,7 @@ struct coalesced_kernel {
 };
 
 // Team shape: 0 = chosen per backend and lattice. GPU: block_rows = 512 / block_width, tile 2048 (the fastest shape
-// of the H200 sweep, perf/results/h200-run4: 2.8% faster than 32 x 8 threads with 1024-atom tiles), and the block
+// of the H200 sweep, perf/results/potential-h200: 2.8% faster than 32 x 8 threads with 1024-atom tiles), and the block
 // width in [8, 64] that pads the lattice least, 32 among equals: a row of 400 at C = 8 in 256-point strips leaves 22%
 // of the threads idle (H200, 400^3 points, 1e5 atoms: 3.15e12 atom-evaluations/s with width 32, 3.92e12 with 25 or
 // 50, perf/results/ions-h200), a row of 100 in 128-point strips 22% (width 13: 104). Host: one-thread teams (the C
@@ -143,13 +144,13 @@ inline tile_shape resolve_shape(tile_shape s, int c, const lattice& g, bool gpu 
   return s;
 }
 
-// The largest team Kokkos can launch for coalesced_kernel<C, Row> with `tile` atoms of team scratch: its
-// TeamPolicy::team_size_max for this functor (OpenMP: the thread pool, at most 64; CUDA: the kernel's registers
-// and the scratch). Asked before the launch policy exists, because OpenMP's TeamPolicy aborts the process when
-// constructed with a larger team.
-template <int C, class Row, class Store = direct_store>
+// The largest team Kokkos can launch for coalesced_kernel<Space, C, Row> with `tile` atoms of team scratch: its
+// TeamPolicy::team_size_max for this functor (OpenMP: the thread pool, at most 64; Serial: 1; CUDA: the kernel's
+// registers and the scratch). Asked before the launch policy exists, because OpenMP's TeamPolicy aborts the process
+// when constructed with a larger team.
+template <class Space, int C, class Row, class Store = direct_store>
 int max_team_size(int tile) {
-  using kernel_type = coalesced_kernel<C, Row, Store>;
+  using kernel_type = coalesced_kernel<Space, C, Row, Store>;
   typename kernel_type::policy probe(1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(std::size_t(tile))));
   return probe.team_size_max(kernel_type{}, Kokkos::ParallelForTag());
@@ -164,26 +165,26 @@ inline tile_shape largest_shape(tile_shape s) {
   return s;
 }
 
-// At configuration time (the factories): the team shape must be one this build can launch for the actual kernel,
-// so a job is rejected by `ppl validate` instead of aborting in Kokkos. The error names the key and the range.
+// At configuration time (the factories): the team shape must be one the default space can launch for the actual
+// kernel, so a job is rejected by `ppl validate` instead of aborting in Kokkos. A parameter_error naming the key
+// (block_width, block_rows or, with both auto, tile_atoms) and the range. (On Kokkos::Serial a team is one thread:
+// launch_tiles refuses larger ones there.)
 template <int C, class Row, class Store = direct_store>
-void check_tile_shape(const std::string& label, const config_node* params, tile_shape s) {
+void check_tile_shape(const std::string& label, tile_shape s) {
   const int tile = s.tile ? s.tile : default_tile_atoms;
-  const int max_team = max_team_size<C, Row, Store>(tile);
+  const int max_team = max_team_size<Kokkos::DefaultExecutionSpace, C, Row, Store>(tile);
   const tile_shape big = largest_shape(s);
   const int team = big.width * big.rows;
   if (team <= max_team) return;
   const char* key = s.width ? "block_width" : s.rows ? "block_rows" : "tile_atoms";
-  const bool named = params != nullptr && params->has(key);
-  const std::string where = named ? params->where(key) : params ? params->where() : "strategy_params";
-  const std::string what = named ? "'" + params->key_path(key) + "'" : "'strategy_params' (defaults)";
   const int threads = Kokkos::DefaultExecutionSpace().concurrency();
-  throw input_error(where + ": " + what + ": teams of " + std::to_string(big.width) + " x " + std::to_string(big.rows) +
-                    " = " + std::to_string(team) + " threads, but " + label + " (coarsening " + std::to_string(C) +
-                    ", tile_atoms " + std::to_string(tile) + ") runs teams of at most " + std::to_string(max_team) +
-                    " in this build (" + Kokkos::DefaultExecutionSpace::name() + ", " + std::to_string(threads) +
-                    (threads == 1 ? " thread" : " threads") + "): block_width x block_rows must be in [1, " +
-                    std::to_string(max_team) + "]");
+  throw parameter_error(key, std::string(s.width || s.rows ? "gives" : "(block_width, block_rows auto) gives") +
+                                 " teams of " + std::to_string(big.width) + " x " + std::to_string(big.rows) + " = " +
+                                 std::to_string(team) + " threads, but " + label + " (coarsening " + std::to_string(C) +
+                                 ", tile_atoms " + std::to_string(tile) + ") runs teams of at most " +
+                                 std::to_string(max_team) + " in this build (" + Kokkos::DefaultExecutionSpace::name() +
+                                 ", " + std::to_string(threads) + (threads == 1 ? " thread" : " threads") +
+                                 "): block_width x block_rows must be in [1, " + std::to_string(max_team) + "]");
 }
 
 // The point tiles of a lattice for a resolved team shape: blocks_x along x times the row blocks.
@@ -199,22 +200,25 @@ inline point_tiling tiling_of(const lattice& g, tile_shape s, int c) {
   return t;
 }
 
-// One launch of coalesced_kernel<C, Row, Store> with a resolved shape `s`: the league is the point tiles, times
-// `chunks` atom chunks of `chunk_atoms` when Store::split. `label` names the kernel for profilers and errors.
-template <int C, class Row, class Store>
-void launch_tiles(const std::string& label, const device_atoms& a, const lattice& g, const Store& store, tile_shape s,
-                  int chunks = 1, int chunk_atoms = 0) {
-  using kernel_type = coalesced_kernel<C, Row, Store>;
+// One launch of coalesced_kernel<Space, C, Row, Store> on `space` with a resolved shape `s`: the league is the point
+// tiles, times `chunks` atom chunks of `chunk_atoms` when Store::split. `label` names the kernel for profilers and
+// errors.
+template <int C, class Row, class Space, class Store>
+void launch_tiles(const Space& space, const std::string& label, const device_atoms& a, const lattice& g,
+                  const Store& store, tile_shape s, int chunks = 1, int chunk_atoms = 0) {
+  using kernel_type = coalesced_kernel<Space, C, Row, Store>;
   const point_tiling t = tiling_of(g, s, C);
   const std::int64_t league = t.tiles * chunks;
   if (league > std::int64_t(std::numeric_limits<int>::max()))
     throw error(exit_code::failure, label + ": lattice too large for one launch");
-  // check_tile_shape passed at configuration time; this guards callers that skipped it.
-  const int max_team = max_team_size<C, Row, Store>(s.tile);
+  // check_tile_shape passed at configuration time for the default space; this guards the other spaces (Serial:
+  // one-thread teams) and callers that skipped it.
+  const int max_team = max_team_size<Space, C, Row, Store>(s.tile);
   if (s.width * s.rows > max_team)
     throw error(exit_code::bad_input, label + ": block_width x block_rows = " + std::to_string(s.width * s.rows) +
-                                          " exceeds this backend's team size limit " + std::to_string(max_team));
-  typename kernel_type::policy policy(int(league), s.width * s.rows);
+                                          " exceeds the team size limit " + std::to_string(max_team) + " of " +
+                                          Space::name());
+  typename kernel_type::policy policy(space, int(league), s.width * s.rows);
   policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
   const kernel_type kernel{a.data, store,      g.shape(), t.nrows,      int(a.size()), s.width,
                            s.rows, t.blocks_x, s.tile,    int(t.tiles), chunk_atoms};
@@ -222,41 +226,26 @@ void launch_tiles(const std::string& label, const device_atoms& a, const lattice
 }
 
 // One launch over the lattice, every team summing all the atoms into its points.
-template <int C, class Row>
-void launch_coalesced(const std::string& label, const device_atoms& a, const lattice& g, potential_view out,
-                      tile_shape shape, bool accumulate) {
-  launch_tiles<C, Row>(label, a, g, direct_store{out, accumulate}, resolve_shape(shape, C, g));
+template <int C, class Row, class Space>
+void launch_coalesced(const Space& space, const std::string& label, const device_atoms& a, const lattice& g,
+                      potential_view out, tile_shape shape, bool accumulate) {
+  launch_tiles<C, Row>(space, label, a, g, direct_store{out, accumulate}, resolve_shape(shape, C, g));
 }
 
-// The team-shape parameters of the tiled kernels (their spaces append these).
-inline parameter_space tile_parameters() {
-  return {{"block_width",
-           parameter_type::integer,
-           {},
-           1,
-           1024,
-           "auto",
-           "",
-           "threads along x per team (auto: 1 on the host; on a GPU 32, or 8-16 for rows shorter than 32 C)"},
-          {"block_rows",
-           parameter_type::integer,
-           {},
-           1,
-           1024,
-           "auto",
-           "",
-           "rows per team (auto: 1 host, 512 / block_width GPU)"},
-          {"tile_atoms", parameter_type::integer, {}, 1, 2048, "2048", "", "atoms per team-scratch tile (16 B each)"}};
+// Declares the team-shape members of P (a tile_params) after P's own: the tiled strategies' fields() end with it.
+template <class P>
+parameter_fields<P>& tile_fields(parameter_fields<P>& f) {
+  return f
+      .integer_or_auto("block_width", &P::block_width, 1, 1024,
+                       "threads along x per team (auto: 1 on the host; on a GPU 32, or 8-16 for rows shorter than 32 C)")
+      .integer_or_auto("block_rows", &P::block_rows, 1, 1024, "rows per team (auto: 1 host, 512 / block_width GPU)")
+      .integer("tile_atoms", &P::tile_atoms, 1, 2048, "atoms per team-scratch tile (16 B each)");
 }
 
-// Reads block_width, block_rows, tile_atoms (absent: 0 = per backend, see resolve_shape). The factory then calls
-// check_tile_shape for its kernel.
-inline tile_shape read_tile_shape(const parameter_reader& r) {
-  tile_shape s;
-  s.width = r.integer("block_width");
-  s.rows = r.integer("block_rows");
-  s.tile = r.integer("tile_atoms");
-  return s;
+// The team shape of the struct (0: per backend, see resolve_shape). The factory then calls check_tile_shape for
+// its kernel.
+inline tile_shape tile_shape_of(const tile_params& p) {
+  return {p.block_width, p.block_rows, p.tile_atoms};
 }
 
 }  // namespace ppl::potential_detail

@@ -1,40 +1,31 @@
-// The parameter spaces of the CUDA-only strategies. Their kernels (cuda/) are compiled only in CUDA builds, but the
+// The parameters of the CUDA-only direct strategies. Their kernels (cuda/) are compiled only in CUDA builds, but the
 // entries are registered in every build, so `ppl strategies --parameters` and the docs list their parameters
-// everywhere; the spaces therefore live here, in portable code.
+// everywhere; the fields are therefore declared here, in portable code (cutoff_binned_cuda's beside cutoff_binned's).
 #include "coalesced_tiles.hpp"
 #include "strategy_support.hpp"
 
-namespace ppl::potential_detail {
+namespace ppl {
 
-const parameter_space& gather_constmem_cuda_parameters() {
-  static const parameter_space space{
-      {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"},
-      {"atoms_per_pass",
-       parameter_type::integer,
-       {},
-       32,
-       1920,
-       "1920",
-       "",
-       "atoms per constant-memory pass and launch (smaller passes use less of the constant cache)"}};
-  return space;
+const parameter_fields<gather_constmem_cuda_params>& gather_constmem_cuda_params::fields() {
+  using P = gather_constmem_cuda_params;
+  static const auto f =
+      parameter_fields<P>()
+          .integer_of("coarsening", &P::coarsening, {1, 2, 4, 8, 16}, "points per thread (C)")
+          .integer("atoms_per_pass", &P::atoms_per_pass, 32, 1920,
+                   "atoms per constant-memory pass and launch (smaller passes use less of the constant cache)");
+  return f;
 }
 
-const parameter_space& gather_hybrid_rsqrt_cuda_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s{{"coarsening", parameter_type::integer, {"8", "16"}, 8, 16, "8", "", "points per thread (C)"},
-                      {"software_points",
-                       parameter_type::integer,
-                       {},
-                       0,
-                       8,
-                       "1",
-                       "",
-                       "of the C points, how many take the software rsqrt (at most C / 2)"}};
-    for (auto& t : tile_parameters()) s.push_back(t);
-    return s;
+const parameter_fields<gather_hybrid_rsqrt_cuda_params>& gather_hybrid_rsqrt_cuda_params::fields() {
+  static const auto f = [] {
+    using P = gather_hybrid_rsqrt_cuda_params;
+    parameter_fields<P> d;
+    d.integer_of("coarsening", &P::coarsening, {8, 16}, "points per thread (C)")
+        .integer("software_points", &P::software_points, 0, 8,
+                 "of the C points, how many take the software rsqrt (at most C / 2)");
+    return potential_detail::tile_fields(d);
   }();
-  return space;
+  return f;
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

@@ -16,114 +16,37 @@ namespace ppl::potential_detail {
 
 namespace {
 
-const parameter_spec stage_atoms_parameter{
-    "stage_atoms",
-    parameter_type::integer,
-    {},
-    1,
-    2048,
-    "256",
-    "",
-    "atoms per stage in team scratch (shared memory on a GPU), packed across the bins of the offset list"};
-
-// The capacity of the small-bin strategies (cutoff_binned and cutoff_binned_cuda).
-const parameter_spec small_bin_capacity_parameter{
-    "bin_capacity",
-    parameter_type::integer,
-    {},
-    1,
-    1024,
-    "auto",
-    "",
-    "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that nothing overflows to the host"};
-
-const parameter_spec team_size_parameter{
-    "team_size", parameter_type::integer,
-    {},          1,
-    1024,        "auto",
-    "",          "threads per team; auto: one per segment on a GPU (128 for the defaults), 1 on the host"};
-
-// The parameters every binned strategy declares, and read_shared_params reads, the same way.
-parameter_space shared_parameters(const parameter_spec& capacity) {
-  return {capacity,
-          {"coarsening",
-           parameter_type::integer,
-           {"1", "2", "4", "8"},
-           1,
-           8,
-           "8",
-           "",
-           "points per thread segment along x (C)"},
-          {"region",
-           parameter_type::integer3,
-           {},
-           1,
-           64,
-           "[8, 8, 8]",
-           "",
-           "lattice points per team (x a multiple of C); the bin stencil is computed for it"},
-          {"atom_test",
-           parameter_type::choice,
-           {"segment", "cylinder"},
-           0,
-           0,
-           "segment",
-           "",
-           "per staged atom, skip a segment's C pairs when the atom is farther than rc from the segment (segment) "
-           "or from its row's line (cylinder, the lecture's test)"}};
-}
+const char* const small_bin_capacity_doc =
+    "atom slots per bin; auto: 8, grown to the fullest bin (up to 32) so that nothing overflows to the host";
+const char* const region_doc = "lattice points per team (x a multiple of C); the bin stencil is computed for it";
+const char* const team_size_doc =
+    "threads per team; auto: one per segment on a GPU (64 for the defaults), 1 on the host";
+const char* const stage_atoms_doc =
+    "atoms per stage in team scratch (shared memory on a GPU), packed across the bins of the offset list";
+const char* const bin_edge_doc = "bin edge (A); periodic boxes stretch it to divide the box";
 
 }  // namespace
 
-const parameter_space& cutoff_binned_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s{{"bin_edge",
-                       parameter_type::real,
-                       {},
-                       0.25,
-                       64,
-                       "4",
-                       "",
-                       "bin edge (A); periodic boxes stretch it to divide the box"}};
-    for (auto& p : shared_parameters(small_bin_capacity_parameter)) s.push_back(p);
-    s.push_back(team_size_parameter);
-    s.push_back(stage_atoms_parameter);
-    return s;
-  }();
-  return space;
-}
-
-namespace {
-
-// What every binned strategy reads the same way: the capacity (absent: automatic, starting at `auto_start`), the
-// coarsening, the region (x a multiple of the coarsening) and the atom test.
-void read_shared_params(const parameter_reader& r, const config_node* params, int auto_start, binned_params& p) {
-  p.auto_capacity = !r.given("bin_capacity");
-  p.capacity = p.auto_capacity ? auto_start : r.integer("bin_capacity");
-  p.coarsening = r.integer("coarsening");
-  p.region = r.integer3("region");
+binned_setup binned_setup_of(const binned_common_params& p, double bin_edge, int team_size, bool large_bins,
+                             int auto_start, int max_capacity) {
   if (p.region[0] % p.coarsening != 0)
-    throw input_error((r.given("region") ? params->where("region")
-                       : params          ? params->where()
-                                         : "strategy_params") +
-                      ": 'region'[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
-                      std::to_string(p.coarsening));
-  p.segment_test = r.choice("atom_test") == "segment";
+    throw parameter_error("region", "[0] = " + std::to_string(p.region[0]) + " must be a multiple of the coarsening " +
+                                        std::to_string(p.coarsening));
+  binned_setup b{};
+  b.bin_edge = bin_edge;
+  b.auto_capacity = p.bin_capacity == 0;
+  b.capacity = b.auto_capacity ? auto_start : p.bin_capacity;
+  b.max_capacity = max_capacity;
+  b.large_bins = large_bins;
+  b.coarsening = p.coarsening;
+  b.region = p.region;
+  b.team_size = team_size;
+  b.segment_test = p.atom_test == "segment";
+  b.stage_atoms = p.stage_atoms;
+  return b;
 }
 
-}  // namespace
-
-binned_params read_binned_params(const config_node* params) {
-  const parameter_reader r = read_parameters(cutoff_binned_parameters(), params);
-  binned_params p;
-  p.bin_edge = r.real("bin_edge");
-  read_shared_params(r, params, 8, p);
-  p.team_size = r.integer("team_size");
-  p.stage_atoms = r.integer("stage_atoms");
-  return p;
-}
-
-binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, const std::string& name)
+binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, const std::string& name)
     : potential_plan(pr), params(bp), label(name) {
   if (!pr.physics.is_cutoff()) throw error(exit_code::failure, label + ": needs a cutoff interaction");
   const double rc = pr.physics.radius;
@@ -186,7 +109,7 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_params& bp, c
   }
 }
 
-int binned_team_size(const binned_params& p) {
+int binned_team_size(const binned_setup& p) {
   const int segments = (p.region[0] / p.coarsening) * p.region[1] * p.region[2];
   int t = p.team_size > 0 ? p.team_size : default_space_is_gpu() ? segments : 1;
   return std::min(t, segments);
@@ -194,7 +117,7 @@ int binned_team_size(const binned_params& p) {
 
 namespace {
 
-binned_geometry scratch_geometry(const binned_params& p) {
+binned_geometry scratch_geometry(const binned_setup& p) {
   binned_geometry geo{};
   for (int d = 0; d < 3; ++d) geo.region[d] = p.region[d];
   geo.capacity = p.auto_capacity ? p.max_capacity : p.capacity;  // the most scratch the plan may ask for
@@ -204,10 +127,10 @@ binned_geometry scratch_geometry(const binned_params& p) {
   return geo;
 }
 
-// Kokkos' team_size_max for the kernel<C, Term, Count> with this scratch.
-template <int C, class Term, bool Count>
+// Kokkos' team_size_max for the kernel<Space, C, Term, Count> with this scratch.
+template <class Space, int C, class Term, bool Count>
 int max_team(const binned_geometry& geo) {
-  using kernel = binned_kernel<C, Term, Count>;
+  using kernel = binned_kernel<Space, C, Term, Count>;
   typename kernel::policy probe(1, 1);
   probe.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(geo, 0)));
   probe.set_scratch_size(1, Kokkos::PerTeam(binned_scratch_bytes(geo, 1)));
@@ -218,42 +141,53 @@ int max_team(const binned_geometry& geo) {
 
 template <int C>
 int max_team_all_terms(const binned_geometry& geo) {
-  int m = max_team<C, kernels::truncated_term, false>(geo);
-  m = std::min(m, max_team<C, kernels::cutcp_term, false>(geo));
-  m = std::min(m, max_team<C, kernels::shifted_term, false>(geo));
-  return std::min(m, max_team<C, kernels::truncated_term, true>(geo));
+  using S = Kokkos::DefaultExecutionSpace;
+  int m = max_team<S, C, kernels::truncated_term, false>(geo);
+  m = std::min(m, max_team<S, C, kernels::cutcp_term, false>(geo));
+  m = std::min(m, max_team<S, C, kernels::shifted_term, false>(geo));
+  return std::min(m, max_team<S, C, kernels::truncated_term, true>(geo));
 }
 
-template <int C, class Term, bool Count>
-void launch_one(const binned_plan& p, potential_view out, bool accumulate, Kokkos::View<unsigned long long*> counts,
-                const Term& term) {
-  using kernel = binned_kernel<C, Term, Count>;
-  const int team = binned_team_size(p.params);  // checked against team_size_max by the factory
+template <int C, class Term, bool Count, class Space>
+void launch_one(const Space& space, const binned_plan& p, potential_view out, bool accumulate,
+                Kokkos::View<unsigned long long*> counts, const Term& term) {
+  using kernel = binned_kernel<Space, C, Term, Count>;
+  const int team = binned_team_size(p.params);  // checked against the default space's team_size_max by the factory
   const kernel k{p.geo,     p.bins.slots, p.bins.counts, p.stencil,
                  out,       counts,       term,          float(p.physics.radius * p.physics.radius),
                  accumulate};
+  if constexpr (!std::is_same_v<Space, Kokkos::DefaultExecutionSpace>) {  // Serial: one-thread teams
+    const int limit = max_team<Space, C, Term, Count>(p.geo);
+    if (team > limit)
+      throw error(exit_code::bad_input, p.label + ": teams of " + std::to_string(team) + " threads, but " +
+                                            Space::name() + " runs this kernel with teams of at most " +
+                                            std::to_string(limit));
+  }
   const int league = p.geo.regions[0] * p.geo.regions[1] * p.geo.regions[2];
-  typename kernel::policy policy(league, team);
+  typename kernel::policy policy(space, league, team);
   policy.set_scratch_size(0, Kokkos::PerTeam(binned_scratch_bytes(p.geo, 0)));
   policy.set_scratch_size(1, Kokkos::PerTeam(binned_scratch_bytes(p.geo, 1)));
   Kokkos::parallel_for("ppl::potential::" + p.label, policy, k);
 }
 
+// The pair counting pass (work efficiency), on the default space: it does not evaluate the term, so one variant per
+// C, 16 included for cutoff_binned_cuda.
+void count_binned(const binned_plan& p, Kokkos::View<unsigned long long*> pair_counts) {
+  with_coarsening(p.params.coarsening, [&](auto c) {
+    launch_one<decltype(c)::value, kernels::truncated_term, true>(Kokkos::DefaultExecutionSpace(), p, {}, false,
+                                                                  pair_counts, kernels::truncated_term{});
+  });
+}
+
 }  // namespace
 
-void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
-                   Kokkos::View<unsigned long long*> pair_counts) {
-  if (count) {  // the count does not evaluate the term: one variant per C, 16 included for cutoff_binned_cuda
-    with_coarsening(p.params.coarsening, [&](auto c) {
-      launch_one<decltype(c)::value, kernels::truncated_term, true>(p, out, accumulate, pair_counts,
-                                                                    kernels::truncated_term{});
-    });
-    return;
-  }
-  kernels::with_cutoff_term(p.physics, [&](const auto& term) {
-    using Term = std::decay_t<decltype(term)>;
-    with_coarsening(p.params.coarsening, [&](auto c) {  // 1, 2, 4, 8 (the declared values; 16 is not instantiated)
-      if constexpr (decltype(c)::value <= 8) launch_one<decltype(c)::value, Term, false>(p, out, accumulate, {}, term);
+void launch_binned(const execution& space, const binned_plan& p, potential_view out, bool accumulate) {
+  space.visit([&](const auto& s) {
+    kernels::with_cutoff_term(p.physics, [&](const auto& term) {
+      using Term = std::decay_t<decltype(term)>;
+      with_coarsening(p.params.coarsening, [&](auto c) {  // 1, 2, 4, 8 (the declared values; 16 is not instantiated)
+        if constexpr (decltype(c)::value <= 8) launch_one<decltype(c)::value, Term, false>(s, p, out, accumulate, {}, term);
+      });
     });
   });
 }
@@ -320,8 +254,7 @@ void sum_overflow_on_host(const binned_plan& p) {
 void binned_plan::count_pairs() const {
   if (examined_ >= 0) return;
   Kokkos::View<unsigned long long*> counts("ppl::potential::pair_counts", 3);
-  potential_view none;
-  launch_binned(*this, none, false, true, counts);
+  count_binned(*this, counts);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), counts);
   examined_ = double(h(0));
   within_ = double(h(1));
@@ -362,7 +295,7 @@ namespace {
 
 class binned_strategy final : public potential_strategy {
  public:
-  binned_strategy(binned_params p, std::string label, binned_launch launch, binned_check check_launch)
+  binned_strategy(binned_setup p, std::string label, binned_launch launch, binned_check check_launch)
       : params_(p), label_(std::move(label)), launch_(launch), check_launch_(check_launch) {}
 
   // The bin grid's limits and the memory of the bins (at the largest capacity the plan may choose) and of the
@@ -388,50 +321,58 @@ class binned_strategy final : public potential_strategy {
     return std::make_unique<binned_plan>(p, params_, label_);
   }
 
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region(label_);
     const auto* p = dynamic_cast<const binned_plan*>(&plan);
     if (p == nullptr) throw error(exit_code::failure, label_ + ": given another strategy's plan");
     using clock = std::chrono::steady_clock;
     const auto t0 = clock::now();
-    launch_(*p, out, mode == write_mode::accumulate);  // asynchronous on a GPU
+    launch_(space, *p, out, mode == write_mode::accumulate);  // asynchronous on a GPU
     const bool overflow = p->overflow_map.extent(0) > 0;
     if (overflow) {
       const auto h0 = clock::now();
       sum_overflow_on_host(*p);  // meanwhile, on the host
       p->host_seconds = std::chrono::duration<double>(clock::now() - h0).count();
-      Kokkos::deep_copy(p->overflow_map, p->overflow_map_host);  // waits for the kernel (same stream)
-      const auto add = p->overflow_map;
-      Kokkos::parallel_for(
-          "ppl::potential::" + label_ + "_overflow_add",
-          Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(out.extent(0))),
-          KOKKOS_LAMBDA(std::int64_t i) { out(i) += add(i); });
+      space.visit([&](const auto& s) { add_overflow(s, *p, out); });
     }
-    Kokkos::fence();
+    space.fence();
     p->wall_seconds = std::chrono::duration<double>(clock::now() - t0).count();
   }
 
+  // The host's overflow map added on `space` after its kernel (public: nvcc rejects an extended lambda in a private
+  // member function).
+  template <class Space>
+  void add_overflow(const Space& space, const binned_plan& p, potential_view out) const {
+    Kokkos::deep_copy(space, p.overflow_map, p.overflow_map_host);  // after the kernel (same stream)
+    const auto add = p.overflow_map;
+    Kokkos::parallel_for(
+        "ppl::potential::" + label_ + "_overflow_add",
+        Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(out.extent(0))),
+        KOKKOS_LAMBDA(std::int64_t i) { out(i) += add(i); });
+  }
+
  private:
-  binned_params params_;
+  binned_setup params_;
   std::string label_;
   binned_launch launch_;
   binned_check check_launch_;
 };
 
-void launch_portable(const binned_plan& p, potential_view out, bool accumulate) {
-  launch_binned(p, out, accumulate, false, {});
+void launch_portable(const execution& space, const binned_plan& p, potential_view out, bool accumulate) {
+  launch_binned(space, p, out, accumulate);
 }
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_binned_strategy(const binned_params& p, const std::string& label,
+std::unique_ptr<potential_strategy> make_binned_strategy(const binned_setup& p, const std::string& label,
                                                          binned_launch launch, binned_check check_launch) {
   return std::make_unique<binned_strategy>(p, label, launch, check_launch);
 }
 
-// At configuration time (`ppl validate`): the team must be one this backend launches for every variant of the
-// kernel with this scratch, or the job is an input error naming the key.
-void check_binned_team(const std::string& label, const config_node* params, const binned_params& p) {
+// At configuration time (`ppl validate`): the team must be one the default space launches for every variant of the
+// kernel with this scratch, or the factory throws a parameter_error naming team_size.
+void check_binned_team(const std::string& label, const binned_setup& p) {
   const binned_geometry geo = scratch_geometry(p);
   int limit = 0;
   with_coarsening(p.coarsening, [&](auto c) {
@@ -439,84 +380,82 @@ void check_binned_team(const std::string& label, const config_node* params, cons
   });
   const int team = binned_team_size(p);
   if (team <= limit) return;
-  const bool named = params != nullptr && params->has("team_size");
-  const std::string where = named ? params->where("team_size") : params ? params->where() : "strategy_params";
-  throw input_error(where + ": " + label + ": teams of " + std::to_string(team) + " threads ('team_size'" +
-                    (named ? "" : " by default: one per segment of the region") + "), but this build (" +
-                    Kokkos::DefaultExecutionSpace::name() + ") runs this kernel with teams of at most " +
-                    std::to_string(limit) + " (region and stage_atoms as configured): team_size must be in [1, " +
-                    std::to_string(limit) + "]");
+  throw parameter_error("team_size", std::string(p.team_size ? "= " + std::to_string(team) : "(auto)") + ": " + label +
+                                         ": teams of " + std::to_string(team) + " threads" +
+                                         (p.team_size ? "" : " (one per segment of the region)") + ", but this build (" +
+                                         Kokkos::DefaultExecutionSpace::name() +
+                                         ") runs this kernel with teams of at most " + std::to_string(limit) +
+                                         " (region and stage_atoms as configured): team_size must be in [1, " +
+                                         std::to_string(limit) + "]");
 }
 
-std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params) {
-  const binned_params p = read_binned_params(params);
-  check_binned_team("cutoff_binned", params, p);
-  return make_binned_strategy(p, "cutoff_binned", launch_portable, nullptr);
-}
+}  // namespace ppl::potential_detail
 
-// cutoff_binned_cuda's space (declared in portable code, so every build lists it): no team size (one thread per
-// segment), no bins per stage (a stage is a number of atoms).
-const parameter_space& cutoff_binned_cuda_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s{cutoff_binned_parameters().front()};  // bin_edge
-    for (auto& p : shared_parameters(small_bin_capacity_parameter)) {
-      if (p.name == "coarsening") {
-        p.allowed = {"4", "8", "16"};
-        p.hi = 16;
-        p.host_default = "8";
-      }
-      if (p.name == "region")
-        p.doc = "lattice points per block (x a multiple of C; one thread per segment, at most 1024)";
-      s.push_back(p);
-    }
-    parameter_spec stage = stage_atoms_parameter;
-    stage.lo = 32;
-    stage.doc = "atoms per __shared__ stage, packed across the bins of the offset list";
-    s.push_back(stage);
-    return s;
+namespace ppl {
+
+const parameter_fields<cutoff_binned_params>& cutoff_binned_params::fields() {
+  static const auto f = [] {
+    using P = cutoff_binned_params;
+    using namespace potential_detail;
+    parameter_fields<P> d;
+    d.real("bin_edge", &P::bin_edge, 0.25, 64, bin_edge_doc);
+    binned_common_fields(d, 1024, small_bin_capacity_doc, {1, 2, 4, 8}, region_doc)
+        .integer_or_auto("team_size", &P::team_size, 1, 1024, team_size_doc)
+        .integer("stage_atoms", &P::stage_atoms, 1, 2048, stage_atoms_doc);
+    return d;
   }();
-  return space;
+  return f;
 }
 
-binned_params read_binned_cuda_params(const config_node* params) {
-  const parameter_reader r = read_parameters(cutoff_binned_cuda_parameters(), params);
-  binned_params p;
-  p.bin_edge = r.real("bin_edge");
-  read_shared_params(r, params, 8, p);
-  p.stage_atoms = r.integer("stage_atoms");
-  return p;
+std::unique_ptr<potential_strategy> make_cutoff_binned(const cutoff_binned_params& p) {
+  using namespace potential_detail;
+  cutoff_binned_params::fields().check(p);
+  const binned_setup b = binned_setup_of(p, p.bin_edge, p.team_size, false, 8, max_auto_capacity);
+  check_binned_team("cutoff_binned", b);
+  return make_binned_strategy(b, "cutoff_binned", launch_portable, nullptr);
 }
 
-const parameter_space& cutoff_large_bins_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s = shared_parameters({"bin_capacity",
-                                           parameter_type::integer,
-                                           {},
-                                           1,
-                                           4096,
-                                           "auto",
-                                           "",
-                                           "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that "
-                                           "nothing overflows to the host"});
-    s.push_back(team_size_parameter);
-    s.push_back(stage_atoms_parameter);
-    return s;
+// cutoff_binned_cuda's fields are declared in portable code, so every build lists them: no team size (one thread per
+// segment), a stage is a number of atoms.
+const parameter_fields<cutoff_binned_cuda_params>& cutoff_binned_cuda_params::fields() {
+  static const auto f = [] {
+    using P = cutoff_binned_cuda_params;
+    using namespace potential_detail;
+    parameter_fields<P> d;
+    d.real("bin_edge", &P::bin_edge, 0.25, 64, bin_edge_doc);
+    binned_common_fields(d, 1024, small_bin_capacity_doc, {4, 8, 16},
+                         "lattice points per block (x a multiple of C; one thread per segment, at most 1024)")
+        .integer("stage_atoms", &P::stage_atoms, 32, 2048,
+                 "atoms per __shared__ stage, packed across the bins of the offset list");
+    return d;
   }();
-  return space;
+  return f;
+}
+
+const parameter_fields<cutoff_large_bins_params>& cutoff_large_bins_params::fields() {
+  static const auto f = [] {
+    using P = cutoff_large_bins_params;
+    using namespace potential_detail;
+    parameter_fields<P> d;
+    binned_common_fields(d, 4096,
+                         "atom slots per bin; auto: grown to the fullest bin (up to 1024) so that nothing overflows to "
+                         "the host",
+                         {1, 2, 4, 8}, region_doc)
+        .integer_or_auto("team_size", &P::team_size, 1, 1024, team_size_doc)
+        .integer("stage_atoms", &P::stage_atoms, 1, 2048, stage_atoms_doc);
+    return d;
+  }();
+  return f;
 }
 
 // The lecture's baseline: bins as large as the cutoff, so a region reads the 3 x 3 x 3 bins around it whole (with
 // the same kernel, staging one bin at a time); its work efficiency is what small bins improve on.
-std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* params) {
-  const parameter_reader r = read_parameters(cutoff_large_bins_parameters(), params);
-  binned_params p;
-  p.large_bins = true;
-  p.max_capacity = 1024;
-  read_shared_params(r, params, 64, p);
-  p.team_size = r.integer("team_size");
-  p.stage_atoms = r.integer("stage_atoms");
-  check_binned_team("cutoff_large_bins", params, p);
-  return make_binned_strategy(p, "cutoff_large_bins", launch_portable, nullptr);
+std::unique_ptr<potential_strategy> make_cutoff_large_bins(const cutoff_large_bins_params& p) {
+  using namespace potential_detail;
+  cutoff_large_bins_params::fields().check(p);
+  const binned_setup b = binned_setup_of(p, 0.0, p.team_size, true, 64, 1024);
+  check_binned_team("cutoff_large_bins", b);
+  return make_binned_strategy(b, "cutoff_large_bins", launch_portable, nullptr);
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

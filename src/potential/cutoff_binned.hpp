@@ -25,26 +25,41 @@ namespace ppl::potential_detail {
 
 constexpr int max_auto_capacity = 32;
 
-// The typed parameters of the binned strategies (see binned_params_from / docs/cutoff.md for the ranges).
-struct binned_params {
-  double bin_edge = 4.0;  // A; Parboil's 4 A bins
-  int capacity = 8;       // atoms per bin (8 x 16 B = 128 B, Parboil's)
-  // bin_capacity not given: start at 8 and, when a bin overflows, grow to the fullest bin (up to
-  // max_auto_capacity), so the host's overflow sum (a cube of points per atom) stays the exception.
-  bool auto_capacity = true;
-  int max_capacity = max_auto_capacity;  // the automatic capacity's limit
-  // cutoff_large_bins: bins of edge rc (the lecture's large bins: a region visits the 3 x 3 x 3 bins around it)
-  bool large_bins = false;
+// What a binned strategy runs with: its parameters (the public structs of ppl/potential/strategies.hpp, converted
+// by binned_setup_of, the one place that fills this) and what the strategy itself fixes (bin size rule, capacity
+// limits). No defaults of its own: every field is set from a struct.
+struct binned_setup {
+  double bin_edge;     // A (small bins)
+  int capacity;        // atoms per bin: the given bin_capacity, or the automatic capacity's start
+  bool auto_capacity;  // bin_capacity auto: grown, when a bin overflows, to the fullest bin (up to max_capacity)
+  int max_capacity;    // the automatic capacity's limit
+  bool large_bins;     // cutoff_large_bins: bins of edge rc (a region visits the 3 x 3 x 3 bins around it)
+  int coarsening;      // C: points per thread segment along x
+  std::array<int, 3> region;  // points per team region; region[0] a multiple of C
+  int team_size;              // 0: one thread per segment on a GPU, 1 on the host
+  bool segment_test;          // atom_test: segment (the capsule) or cylinder
+  int stage_atoms;            // atoms per stage (team scratch / __shared__), packed across bins
   // The edge of this problem's bins.
   double edge_for(double radius) const { return large_bins ? radius : bin_edge; }
-  int coarsening = 4;                  // C: points per thread segment along x
-  std::array<int, 3> region{8, 8, 8};  // points per team region; region[0] a multiple of C
-  int team_size = 0;                   // 0: one thread per segment on a GPU, 1 on the host
-  bool segment_test = true;            // atom_test: segment (the capsule) or cylinder
-  int stage_atoms = 256;               // atoms per stage (team scratch / __shared__), packed across bins
 };
 
-binned_params read_binned_params(const config_node* params);
+// `p` checked against the constraint between its fields (region[0] a multiple of the coarsening: parameter_error)
+// and completed: bin_edge and team_size (of the struct, where it has them), the automatic capacity's start and limit.
+binned_setup binned_setup_of(const binned_common_params& p, double bin_edge, int team_size, bool large_bins,
+                             int auto_start, int max_capacity);
+
+// Declares the fields every binned strategy shares, in their table order after bin_edge: bin_capacity (with the
+// strategy's own range and meaning), coarsening (from `coarsenings`), region (with its meaning), atom_test.
+template <class P>
+parameter_fields<P>& binned_common_fields(parameter_fields<P>& f, int capacity_hi, const std::string& capacity_doc,
+                                          const std::vector<int>& coarsenings, const std::string& region_doc) {
+  return f.integer_or_auto("bin_capacity", &P::bin_capacity, 1, capacity_hi, capacity_doc)
+      .integer_of("coarsening", &P::coarsening, coarsenings, "points per thread segment along x (C)")
+      .integer3("region", &P::region, 1, 64, region_doc)
+      .choice("atom_test", &P::atom_test, {"segment", "cylinder"},
+              "per staged atom, skip a segment's C pairs when the atom is farther than rc from the segment (segment) "
+              "or from its row's line (cylinder, the lecture's test)");
+}
 
 // What the device kernel needs of the plan, by value.
 struct binned_geometry {
@@ -79,16 +94,16 @@ KOKKOS_FORCEINLINE_FUNCTION segment_test make_segment_test(bool segment, float x
 
 class binned_plan final : public potential_plan {
  public:
-  binned_plan(const potential_problem& p, const binned_params& bp, const std::string& label);
+  binned_plan(const potential_problem& p, const binned_setup& bp, const std::string& label);
   double pairs_examined() const override;
   double pairs_within() const override;
   double pairs_loaded() const override;
   std::vector<std::pair<std::string, double>> breakdown() const override;
 
-  binned_params params;
+  binned_setup params;  // capacity: the plan's (grown when automatic)
   std::string label;
   binned_geometry geo{};
-  spatial::atom_bins<Kokkos::DefaultExecutionSpace::memory_space> bins;
+  spatial::atom_bins<Kokkos::DefaultExecutionSpace::memory_space> bins;  // every space of the build reads it
   Kokkos::View<int*> stencil;  // 3 ints per offset
   std::vector<std::array<int, 3>> stencil_host;
   Kokkos::View<short*> offsets16;  // the offsets as 4 shorts each (x, y, z, 0): cutoff_binned_cuda's __constant__ copy
@@ -190,13 +205,13 @@ KOKKOS_INLINE_FUNCTION int bin_of_packed_atom(const Scan& scan, int S, int atom)
 // of summing (work efficiency): counts(0) pairs whose r^2 was computed, counts(1) of those inside the cutoff (the
 // singularity rule excluded), counts(2) the pairs of every staged atom with its segments before the per-atom test
 // (the lecture's denominator: what the neighbourhood brings in).
-template <int C, class Term, bool Count>
+template <class Space, int C, class Term, bool Count>
 struct binned_kernel {
   // At most 64 registers a thread (65536 / 1024) on a GPU: left alone, nvcc gives the C = 8 kernel 80, which holds an
   // SM to 12 teams of 64 threads instead of 16.
-  using policy = Kokkos::TeamPolicy<Kokkos::LaunchBounds<1024, 1>>;
-  using member = policy::member_type;
-  using space = Kokkos::DefaultExecutionSpace::scratch_memory_space;
+  using policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<1024, 1>>;
+  using member = typename policy::member_type;
+  using space = typename Space::scratch_memory_space;
   template <class T>
   using scratch = Kokkos::View<T*, space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
@@ -317,22 +332,18 @@ struct binned_kernel {
 
 // Team size for a launch: the parameter, or one thread per segment on a GPU and 1 on the host, capped by Kokkos'
 // team_size_max for this kernel.
-int binned_team_size(const binned_params& p);
+int binned_team_size(const binned_setup& p);
 
-// Launches the portable kernel for the plan's interaction (Count: the pair counting pass).
-void launch_binned(const binned_plan& p, potential_view out, bool accumulate, bool count,
-                   Kokkos::View<unsigned long long*> pair_counts);
+// Launches the portable kernel for the plan's interaction on `space` (asynchronous on a GPU).
+void launch_binned(const execution& space, const binned_plan& p, potential_view out, bool accumulate);
 
 // A binned strategy = a plan (binning, stencil), a kernel launch (asynchronous), and the shared compute around it
 // (the host's overflow sum during the kernel, its addition, the timings). `check_launch` (may be null) rejects at
 // configuration time what the launch cannot run, given the parameters and the stencil's size.
-using binned_launch = void (*)(const binned_plan& p, potential_view out, bool accumulate);
-using binned_check = void (*)(const binned_params& p, std::size_t stencil_size);
-std::unique_ptr<potential_strategy> make_binned_strategy(const binned_params& p, const std::string& label,
+using binned_launch = void (*)(const execution& space, const binned_plan& p, potential_view out, bool accumulate);
+using binned_check = void (*)(const binned_setup& p, std::size_t stencil_size);
+std::unique_ptr<potential_strategy> make_binned_strategy(const binned_setup& p, const std::string& label,
                                                          binned_launch launch, binned_check check_launch);
-
-// cutoff_binned_cuda's parameters (stage_atoms is its own).
-binned_params read_binned_cuda_params(const config_node* params);
 
 // Sums the overflow atoms into plan.overflow_map_host on the host (float64 per pair, minimum image when periodic).
 void sum_overflow_on_host(const binned_plan& p);

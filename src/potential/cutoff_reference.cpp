@@ -40,8 +40,8 @@ class cell_list {
 
   // Calls write(point index, float64 value) once per lattice point, OpenMP over chunks of consecutive points, and
   // returns the pairs examined and within the radius.
-  template <class Write>
-  cutoff_pair_counts evaluate(const Write& write) const {
+  template <class Host, class Write>
+  cutoff_pair_counts evaluate(const Host& host, const Write& write) const {
     const lattice& g = grid_;
     const double rc2 = physics_.radius * physics_.radius;
     const bool periodic = g.periodic;
@@ -50,9 +50,9 @@ class cell_list {
     constexpr std::int64_t chunk = 256;
     const std::int64_t points = std::int64_t(g.size()), chunks = (points + chunk - 1) / chunk;
     std::vector<std::uint64_t> examined(std::size_t(chunks), 0), within(std::size_t(chunks), 0);
-    using host = Kokkos::DefaultHostExecutionSpace;
     Kokkos::parallel_for("ppl::potential::cutoff_reference",
-                         Kokkos::RangePolicy<host, Kokkos::IndexType<std::int64_t>>(0, chunks), [&](std::int64_t c) {
+                         Kokkos::RangePolicy<Host, Kokkos::IndexType<std::int64_t>>(host, 0, chunks),
+                         [&](std::int64_t c) {
                            std::uint64_t n_examined = 0, n_within = 0;
                            const std::int64_t end = std::min(points, (c + 1) * chunk);
                            for (std::int64_t idx = c * chunk; idx < end; ++idx) {
@@ -83,7 +83,7 @@ class cell_list {
                            examined[std::size_t(c)] = n_examined;
                            within[std::size_t(c)] = n_within;
                          });
-    host().fence();
+    host.fence();
     cutoff_pair_counts out;
     for (std::size_t c = 0; c < examined.size(); ++c) out.examined += examined[c], out.within += within[c];
     return out;
@@ -200,7 +200,8 @@ std::vector<double> cutoff_reference_potential(const atoms& a, const lattice& g,
                                                cutoff_pair_counts* counts) {
   const cell_list cells(a, g, physics);
   std::vector<double> out(g.size());
-  const cutoff_pair_counts c = cells.evaluate([&](std::size_t i, double v) { out[i] = v; });
+  const cutoff_pair_counts c =
+      cells.evaluate(Kokkos::DefaultHostExecutionSpace(), [&](std::size_t i, double v) { out[i] = v; });
   if (counts != nullptr) *counts = c;
   return out;
 }
@@ -223,24 +224,28 @@ class cutoff_reference_strategy final : public potential_strategy {
     return std::make_unique<cutoff_reference_plan>(p);
   }
 
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("cutoff_reference");
     const auto* p = dynamic_cast<const cutoff_reference_plan*>(&plan);
     if (p == nullptr) throw error(exit_code::failure, "cutoff_reference: given another strategy's plan");
     auto h = Kokkos::create_mirror_view(out);
     if (mode == write_mode::accumulate) Kokkos::deep_copy(h, out);
     const bool add = mode == write_mode::accumulate;
-    p->counts = p->cells.evaluate([&](std::size_t i, double v) { h(i) = add ? float(double(h(i)) + v) : float(v); });
+    p->counts = on_host(space, [&](const auto& host) {
+      return p->cells.evaluate(host, [&](std::size_t i, double v) { h(i) = add ? float(double(h(i)) + v) : float(v); });
+    });
     Kokkos::deep_copy(out, h);
-    Kokkos::fence();
+    space.fence();
   }
 };
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_cutoff_reference(const config_node*) {
-  return std::make_unique<cutoff_reference_strategy>();
+}  // namespace potential_detail
+
+std::unique_ptr<potential_strategy> make_cutoff_reference(const no_parameters&) {
+  return std::make_unique<potential_detail::cutoff_reference_strategy>();
 }
 
-}  // namespace potential_detail
 }  // namespace ppl

@@ -34,16 +34,20 @@ struct gather_kernel {
 class gather_strategy final : public direct_strategy {
  public:
   explicit gather_strategy(bool fast) : fast_(fast) {}
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather");
     const direct_plan& p = plan_of(plan);
-    const Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>> policy(0, std::int64_t(p.grid.size()));
     const bool acc = mode == write_mode::accumulate;
-    if (fast_)
-      launch<true>(p, out, acc, policy);
-    else
-      launch<false>(p, out, acc, policy);
-    Kokkos::fence();
+    space.visit([&](const auto& s) {
+      using policy = Kokkos::RangePolicy<std::decay_t<decltype(s)>, Kokkos::IndexType<std::int64_t>>;
+      const policy range(s, 0, std::int64_t(p.grid.size()));
+      if (fast_)
+        launch<true>(p, out, acc, range);
+      else
+        launch<false>(p, out, acc, range);
+    });
+    space.fence();
   }
 
  private:
@@ -56,23 +60,20 @@ class gather_strategy final : public direct_strategy {
 };
 
 }  // namespace
-
-const parameter_space& gather_parameters() {
-  static const parameter_space space{
-      {"rsqrt",
-       parameter_type::choice,
-       {"fast", "ieee"},
-       0,
-       0,
-       "fast",
-       "",
-       "fast: the rsqrt unit (GPU) / vectorised Newton (host); ieee: 1 / sqrt, correctly rounded"}};
-  return space;
-}
-
-std::unique_ptr<potential_strategy> make_gather(const config_node* params) {
-  const std::string rsqrt = read_parameters(gather_parameters(), params).choice("rsqrt");
-  return std::make_unique<gather_strategy>(rsqrt == "fast");
-}
-
 }  // namespace ppl::potential_detail
+
+namespace ppl {
+
+const parameter_fields<gather_params>& gather_params::fields() {
+  static const auto f = parameter_fields<gather_params>().choice(
+      "rsqrt", &gather_params::rsqrt, {"fast", "ieee"},
+      "fast: the rsqrt unit (GPU) / vectorised Newton (host); ieee: 1 / sqrt, correctly rounded");
+  return f;
+}
+
+std::unique_ptr<potential_strategy> make_gather(const gather_params& p) {
+  gather_params::fields().check(p);
+  return std::make_unique<potential_detail::gather_strategy>(p.rsqrt == "fast");
+}
+
+}  // namespace ppl

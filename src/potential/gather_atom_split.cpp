@@ -137,37 +137,44 @@ class atom_split_strategy final : public direct_strategy {
     return std::make_unique<atom_split_plan>(p, s, tiles, split, combine_ == combine_mode::two_pass);
   }
 
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather_atom_split");
     const auto* p = dynamic_cast<const atom_split_plan*>(&plan);
     if (p == nullptr) throw error(exit_code::failure, "gather_atom_split was given another strategy's plan");
-    const bool accumulate = mode == write_mode::accumulate;
-    const int chunks = p->split.chunks;
-    with_coarsening(c_, [&](auto tag) {
-      constexpr int C = decltype(tag)::value;
-      if (chunks < 2) {
-        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, direct_store{out, accumulate}, p->shape);
-      } else if (combine_ == combine_mode::atomic) {
-        // Every chunk adds: overwrite starts from zeros.
-        if (!accumulate) Kokkos::deep_copy(out, 0.0f);
-        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, atomic_store{out}, p->shape, chunks,
-                                      p->split.atoms_per_chunk);
-      } else {
-        const std::int64_t points = std::int64_t(p->grid.size());
-        launch_tiles<C, portable_row>("gather_atom_split", p->atoms, p->grid, partial_store{p->partial.view, points},
-                                      p->shape, chunks, p->split.atoms_per_chunk);
-        Kokkos::parallel_for("ppl::potential::gather_atom_split::sum_chunks",
-                             Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, points),
-                             sum_chunks{p->partial.view, out, points, chunks, accumulate});
-      }
-    });
-    Kokkos::fence();
+    space.visit([&](const auto& s) { run(s, *p, out, mode == write_mode::accumulate); });
+    space.fence();
   }
 
  private:
   chunking split_of(const potential_problem& p, tile_shape s, std::int64_t tiles) const {
     return atom_chunks(std::int64_t(p.input.size()), tiles, s.width * s.rows,
                        Kokkos::DefaultExecutionSpace().concurrency(), atoms_per_chunk_);
+  }
+
+  template <class Space>
+  void run(const Space& space, const atom_split_plan& p, potential_view out, bool accumulate) const {
+    const int chunks = p.split.chunks;
+    with_coarsening(c_, [&](auto tag) {
+      constexpr int C = decltype(tag)::value;
+      if (chunks < 2) {
+        launch_tiles<C, portable_row>(space, "gather_atom_split", p.atoms, p.grid, direct_store{out, accumulate},
+                                      p.shape);
+      } else if (combine_ == combine_mode::atomic) {
+        // Every chunk adds: overwrite starts from zeros.
+        if (!accumulate) Kokkos::deep_copy(space, out, 0.0f);
+        launch_tiles<C, portable_row>(space, "gather_atom_split", p.atoms, p.grid, atomic_store{out}, p.shape, chunks,
+                                      p.split.atoms_per_chunk);
+      } else {
+        const std::int64_t points = std::int64_t(p.grid.size());
+        launch_tiles<C, portable_row>(space, "gather_atom_split", p.atoms, p.grid,
+                                      partial_store{p.partial.view, points}, p.shape, chunks,
+                                      p.split.atoms_per_chunk);
+        Kokkos::parallel_for("ppl::potential::gather_atom_split::sum_chunks",
+                             Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, points),
+                             sum_chunks{p.partial.view, out, points, chunks, accumulate});
+      }
+    });
   }
 
   int c_;
@@ -178,53 +185,43 @@ class atom_split_strategy final : public direct_strategy {
 
 }  // namespace
 
-const parameter_space& gather_atom_split_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s{
-        {"combine",
-         parameter_type::choice,
-         {"atomic", "two_pass"},
-         0,
-         0,
-         "two_pass",
-         "",
-         "how a point's chunk sums meet: atomic adds into the map, or partial sums added in chunk order by a second "
-         "pass (deterministic)"},
-        {"atoms_per_chunk",
-         parameter_type::integer,
-         {},
-         0,
-         100000000,
-         "auto",
-         "",
-         "atoms per team (0 = auto: point tiles x chunks >= " + std::to_string(auto_rule::split_target_waves) +
-             " x the teams the device holds at once, chunks of at least " +
-             std::to_string(auto_rule::split_min_chunk_atoms) + " atoms)"},
-        // GPU default 4: on the PMPP plane (H200, perf/results/atom-split-h200) C = 4 took 48-51 us, C = 2 55-57,
-        // C = 8 65-72 (two_pass; atomic 6-14% slower at each C).
-        {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "4", "points per thread (C)"}};
-    for (auto& t : tile_parameters()) s.push_back(t);
-    return s;
-  }();
-  return space;
-}
-
-std::unique_ptr<potential_strategy> make_gather_atom_split(const config_node* params) {
-  const parameter_reader r = read_parameters(gather_atom_split_parameters(), params);
-  const combine_mode combine = r.choice("combine") == "atomic" ? combine_mode::atomic : combine_mode::two_pass;
-  const int atoms_per_chunk = r.integer("atoms_per_chunk");
-  const int c = r.integer("coarsening");
-  const tile_shape shape = read_tile_shape(r);
-  // Both kernels this combine may launch (one chunk stores directly); their register counts may differ.
-  with_coarsening(c, [&](auto tag) {
-    constexpr int C = decltype(tag)::value;
-    check_tile_shape<C, portable_row>("gather_atom_split", params, shape);
-    if (combine == combine_mode::atomic)
-      check_tile_shape<C, portable_row, atomic_store>("gather_atom_split", params, shape);
-    else
-      check_tile_shape<C, portable_row, partial_store>("gather_atom_split", params, shape);
-  });
-  return std::make_unique<atom_split_strategy>(c, shape, combine, atoms_per_chunk);
-}
-
 }  // namespace ppl::potential_detail
+
+namespace ppl {
+
+const parameter_fields<gather_atom_split_params>& gather_atom_split_params::fields() {
+  static const auto f = [] {
+    using P = gather_atom_split_params;
+    parameter_fields<P> d;
+    d.choice("combine", &P::combine, {"atomic", "two_pass"},
+             "how a point's chunk sums meet: atomic adds into the map, or partial sums added in chunk order by a "
+             "second pass (deterministic)")
+        .integer_or_auto("atoms_per_chunk", &P::atoms_per_chunk, 1, 100000000,
+                         "atoms per team (auto: point tiles x chunks >= " +
+                             std::to_string(auto_rule::split_target_waves) +
+                             " x the teams the device holds at once, chunks of at least " +
+                             std::to_string(auto_rule::split_min_chunk_atoms) + " atoms)")
+        .integer_of("coarsening", &P::coarsening, {1, 2, 4, 8, 16}, "points per thread (C; GPU builds: 4)");
+    return potential_detail::tile_fields(d);
+  }();
+  return f;
+}
+
+std::unique_ptr<potential_strategy> make_gather_atom_split(const gather_atom_split_params& p) {
+  using namespace potential_detail;
+  gather_atom_split_params::fields().check(p);
+  const combine_mode combine = p.combine == "atomic" ? combine_mode::atomic : combine_mode::two_pass;
+  const tile_shape shape = tile_shape_of(p);
+  // Both kernels this combine may launch (one chunk stores directly); their register counts may differ.
+  with_coarsening(p.coarsening, [&](auto tag) {
+    constexpr int C = decltype(tag)::value;
+    check_tile_shape<C, portable_row>("gather_atom_split", shape);
+    if (combine == combine_mode::atomic)
+      check_tile_shape<C, portable_row, atomic_store>("gather_atom_split", shape);
+    else
+      check_tile_shape<C, portable_row, partial_store>("gather_atom_split", shape);
+  });
+  return std::make_unique<atom_split_strategy>(p.coarsening, shape, combine, p.atoms_per_chunk);
+}
+
+}  // namespace ppl

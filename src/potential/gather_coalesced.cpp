@@ -16,14 +16,17 @@ class coalesced_strategy final : public direct_strategy {
  public:
   coalesced_strategy(int c, tile_shape shape) : c_(c), shape_(shape) {}
 
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather_coalesced");
     const direct_plan& p = plan_of(plan);
-    with_coarsening(c_, [&](auto tag) {
-      launch_coalesced<decltype(tag)::value, portable_row>("gather_coalesced", p.atoms, p.grid, out, shape_,
-                                                           mode == write_mode::accumulate);
+    space.visit([&](const auto& s) {
+      with_coarsening(c_, [&](auto tag) {
+        launch_coalesced<decltype(tag)::value, portable_row>(s, "gather_coalesced", p.atoms, p.grid, out, shape_,
+                                                             mode == write_mode::accumulate);
+      });
     });
-    Kokkos::fence();
+    space.fence();
   }
 
  private:
@@ -32,24 +35,26 @@ class coalesced_strategy final : public direct_strategy {
 };
 
 }  // namespace
-
-const parameter_space& gather_coalesced_parameters() {
-  static const parameter_space space = [] {
-    parameter_space s{
-        {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"}};
-    for (auto& t : tile_parameters()) s.push_back(t);
-    return s;
-  }();
-  return space;
-}
-
-std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params) {
-  const parameter_reader r = read_parameters(gather_coalesced_parameters(), params);
-  const int c = r.integer("coarsening");
-  const tile_shape shape = read_tile_shape(r);
-  with_coarsening(
-      c, [&](auto tag) { check_tile_shape<decltype(tag)::value, portable_row>("gather_coalesced", params, shape); });
-  return std::make_unique<coalesced_strategy>(c, shape);
-}
-
 }  // namespace ppl::potential_detail
+
+namespace ppl {
+
+const parameter_fields<gather_coalesced_params>& gather_coalesced_params::fields() {
+  static const auto f = [] {
+    parameter_fields<gather_coalesced_params> d;
+    d.integer_of("coarsening", &gather_coalesced_params::coarsening, {1, 2, 4, 8, 16}, "points per thread (C)");
+    return potential_detail::tile_fields(d);
+  }();
+  return f;
+}
+
+std::unique_ptr<potential_strategy> make_gather_coalesced(const gather_coalesced_params& p) {
+  using namespace potential_detail;
+  gather_coalesced_params::fields().check(p);
+  const tile_shape shape = tile_shape_of(p);
+  with_coarsening(p.coarsening,
+                  [&](auto tag) { check_tile_shape<decltype(tag)::value, portable_row>("gather_coalesced", shape); });
+  return std::make_unique<coalesced_strategy>(p.coarsening, shape);
+}
+
+}  // namespace ppl

@@ -40,37 +40,43 @@ struct coarsened_kernel {
 class coarsened_strategy final : public direct_strategy {
  public:
   explicit coarsened_strategy(int c) : c_(c) {}
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather_coarsened");
     const direct_plan& p = plan_of(plan);
-    with_coarsening(c_, [&](auto tag) { launch<decltype(tag)::value>(p, out, mode == write_mode::accumulate); });
-    Kokkos::fence();
+    space.visit([&](const auto& s) {
+      with_coarsening(c_, [&](auto tag) { launch<decltype(tag)::value>(s, p, out, mode == write_mode::accumulate); });
+    });
+    space.fence();
   }
 
  private:
-  template <int C>
-  static void launch(const direct_plan& p, potential_view out, bool acc) {
+  template <int C, class Space>
+  static void launch(const Space& space, const direct_plan& p, potential_view out, bool acc) {
     const spatial::lattice_shape g = p.grid.shape();
     const int blocks_x = int(ceil_div(g.nx, C));
     const std::int64_t threads = std::int64_t(blocks_x) * g.rows();
     Kokkos::parallel_for("ppl::potential::gather_coarsened",
-                         Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, threads),
+                         Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, threads),
                          coarsened_kernel<C>{p.atoms.data, out, g, int(p.atoms.size()), blocks_x, acc});
   }
   int c_;
 };
 
 }  // namespace
-
-const parameter_space& gather_coarsened_parameters() {
-  static const parameter_space space{
-      {"coarsening", parameter_type::integer, {"1", "2", "4", "8", "16"}, 1, 16, "8", "", "points per thread (C)"}};
-  return space;
-}
-
-std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params) {
-  return std::make_unique<coarsened_strategy>(
-      read_parameters(gather_coarsened_parameters(), params).integer("coarsening"));
-}
-
 }  // namespace ppl::potential_detail
+
+namespace ppl {
+
+const parameter_fields<gather_coarsened_params>& gather_coarsened_params::fields() {
+  static const auto f = parameter_fields<gather_coarsened_params>().integer_of(
+      "coarsening", &gather_coarsened_params::coarsening, {1, 2, 4, 8, 16}, "points per thread (C)");
+  return f;
+}
+
+std::unique_ptr<potential_strategy> make_gather_coarsened(const gather_coarsened_params& p) {
+  gather_coarsened_params::fields().check(p);
+  return std::make_unique<potential_detail::coarsened_strategy>(p.coarsening);
+}
+
+}  // namespace ppl

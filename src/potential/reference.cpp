@@ -39,17 +39,26 @@ double reference_potential_at(const atoms& a, const lattice& g, double x, double
   return v;
 }
 
-std::vector<double> reference_potential(const atoms& a, const lattice& g, const interaction& physics) {
+namespace {
+
+// The float64 map on a host execution space (the strategy runs it on the space it is given).
+template <class Host>
+std::vector<double> reference_on(const Host& host, const atoms& a, const lattice& g, const interaction& physics) {
   std::vector<double> out(g.size());
-  using host = Kokkos::DefaultHostExecutionSpace;
   Kokkos::parallel_for("ppl::potential::reference",
-                       Kokkos::RangePolicy<host, Kokkos::IndexType<std::int64_t>>(0, std::int64_t(g.size())),
+                       Kokkos::RangePolicy<Host, Kokkos::IndexType<std::int64_t>>(host, 0, std::int64_t(g.size())),
                        [&](std::int64_t idx) {
                          const auto p = g.point(std::size_t(idx));
                          out[std::size_t(idx)] = reference_potential_at(a, g, p[0], p[1], p[2], physics);
                        });
-  host().fence();
+  host.fence();
   return out;
+}
+
+}  // namespace
+
+std::vector<double> reference_potential(const atoms& a, const lattice& g, const interaction& physics) {
+  return reference_on(Kokkos::DefaultHostExecutionSpace(), a, g, physics);
 }
 
 namespace potential_detail {
@@ -67,24 +76,28 @@ class reference_strategy final : public potential_strategy {
   std::unique_ptr<potential_plan> prepare(const potential_problem& p) const override {
     return std::make_unique<reference_plan>(p);
   }
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("reference");
     const auto* p = dynamic_cast<const reference_plan*>(&plan);
     if (p == nullptr) throw error(exit_code::failure, "reference: given another strategy's plan");
-    const std::vector<double> v = reference_potential(p->input, p->grid, p->physics);
+    const std::vector<double> v = on_host(space, [&](const auto& host) {
+      return reference_on(host, p->input, p->grid, p->physics);
+    });
     auto h = Kokkos::create_mirror_view(out);
     if (mode == write_mode::accumulate) Kokkos::deep_copy(h, out);
     for (std::size_t i = 0; i < v.size(); ++i) h(i) = mode == write_mode::accumulate ? float(h(i) + v[i]) : float(v[i]);
     Kokkos::deep_copy(out, h);
-    Kokkos::fence();
+    space.fence();
   }
 };
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_reference(const config_node*) {
-  return std::make_unique<reference_strategy>();
+}  // namespace potential_detail
+
+std::unique_ptr<potential_strategy> make_reference(const no_parameters&) {
+  return std::make_unique<potential_detail::reference_strategy>();
 }
 
-}  // namespace potential_detail
 }  // namespace ppl

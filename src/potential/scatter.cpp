@@ -11,14 +11,22 @@ namespace {
 
 class scatter_strategy final : public direct_strategy {
  public:
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("scatter");
     const direct_plan& p = plan_of(plan);
-    if (mode == write_mode::overwrite) Kokkos::deep_copy(out, 0.0f);
+    space.visit([&](const auto& s) { run(s, p, out, mode); });
+    space.fence();
+  }
+
+  // Public: nvcc rejects an extended lambda in a private member function.
+  template <class Space>
+  static void run(const Space& space, const direct_plan& p, potential_view out, write_mode mode) {
+    if (mode == write_mode::overwrite) Kokkos::deep_copy(space, out, 0.0f);
     const Kokkos::View<const atom4*> atoms_v = p.atoms.data;
     const spatial::lattice_shape g = p.grid.shape();
     Kokkos::parallel_for(
-        "ppl::potential::scatter", Kokkos::RangePolicy<>(0, int(p.atoms.size())), KOKKOS_LAMBDA(int n) {
+        "ppl::potential::scatter", Kokkos::RangePolicy<Space>(space, 0, int(p.atoms.size())), KOKKOS_LAMBDA(int n) {
           const atom4 at = atoms_v(n);
           for (int k = 0; k < g.nz; ++k) {
             const float dz = g.coord(k) - at.z;
@@ -33,14 +41,16 @@ class scatter_strategy final : public direct_strategy {
             }
           }
         });
-    Kokkos::fence();
   }
 };
 
 }  // namespace
+}  // namespace ppl::potential_detail
 
-std::unique_ptr<potential_strategy> make_scatter(const config_node*) {
-  return std::make_unique<scatter_strategy>();
+namespace ppl {
+
+std::unique_ptr<potential_strategy> make_scatter(const no_parameters&) {
+  return std::make_unique<potential_detail::scatter_strategy>();
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

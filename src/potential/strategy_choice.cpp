@@ -31,7 +31,7 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 std::string potential_choice::parameters_yaml() const {
   if (parameters.empty()) return "";
   std::string out;
-  for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value;
+  for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value_text(value);
   return out + "}";
 }
 
@@ -41,7 +41,7 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   if (p.pair.is_cutoff()) {
     c.strategy = p.cuda ? "cutoff_binned_cuda" : "cutoff_binned";
     c.reason = p.cuda ? "cutoff interaction on a CUDA build: the fastest cutoff strategy on the "
-                        "H200 (46.9 ms against cutoff_binned's 55.0, perf/results/cutoff-h200-2)"
+                        "H200 (46.9 ms against cutoff_binned's 55.0, perf/results/cutoff-h200)"
                       : "cutoff interaction: visits only the bins within the cutoff";
     return c;
   }
@@ -90,13 +90,13 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   if (p.cuda && auto_rule::cuda_prefers_hybrid_rsqrt) {
     c.strategy = "gather_hybrid_rsqrt_cuda";
     c.reason = "Coulomb, " + fill +
-               ": 1-4% faster than gather_coalesced on the H200 (perf/results/h200-run4, round9-h200), at up to "
+               ": 1-4% faster than gather_coalesced on the H200 (perf/results/potential-h200), at up to "
                "40 eps per term";
     return c;
   }
   c.strategy = "gather_coalesced";
   c.reason = "Coulomb, " + fill +
-             ": 3.94e12/s on the H200 (perf/results/h200-run4), within 1% of "
+             ": 3.94e12/s on the H200 (perf/results/potential-h200), within 1% of "
              "gather_hybrid_rsqrt_cuda with a thirtieth of its error per term";
   return c;
 }

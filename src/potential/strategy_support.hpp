@@ -1,46 +1,33 @@
 #pragma once
-// What the potential strategies share and nobody else needs: their factories (for register.cpp), the profiling
-// region every launch sits in, and parameter reading.
+// What the potential strategies share and nobody else needs: the direct strategies' plan, the profiling region
+// every launch sits in, the coarsening dispatch and the default-space guard of the CUDA-only ones.
 #include <Kokkos_Core.hpp>
 #include <initializer_list>
 #include <memory>
 #include <string>
 #include <type_traits>
 
-#include "ppl/core/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/core/execution.hpp"
 #include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/potential/strategies.hpp"
 
 namespace ppl::potential_detail {
 
-// The declared parameter spaces (registry entries and factories share them).
-const parameter_space& gather_parameters();
-const parameter_space& gather_coarsened_parameters();
-const parameter_space& gather_coalesced_parameters();
-const parameter_space& gather_atom_split_parameters();
-const parameter_space& gather_constmem_cuda_parameters();
-const parameter_space& gather_hybrid_rsqrt_cuda_parameters();
-const parameter_space& cutoff_binned_parameters();
-const parameter_space& cutoff_large_bins_parameters();
-const parameter_space& cutoff_binned_cuda_parameters();
-// The strategy's parameters read through its space, with this backend's defaults.
-parameter_reader read_parameters(const parameter_space& space, const config_node* params);
+// The strategies' structs and typed factories are public (ppl/potential/strategies.hpp).
 
-std::unique_ptr<potential_strategy> make_reference(const config_node* params);
-std::unique_ptr<potential_strategy> make_cutoff_reference(const config_node* params);
-std::unique_ptr<potential_strategy> make_scatter(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather_coarsened(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather_coalesced(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather_atom_split(const config_node* params);
-std::unique_ptr<potential_strategy> make_cutoff_binned(const config_node* params);
-std::unique_ptr<potential_strategy> make_cutoff_large_bins(const config_node* params);
-#if defined(KOKKOS_ENABLE_CUDA)
-std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params);
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params);
-std::unique_ptr<potential_strategy> make_cutoff_binned_cuda(const config_node* params);
-#endif
+// Runs f(s) with the default space's instance of `space`, or throws ppl::error when `space` is another one: the
+// CUDA-only strategies' kernels exist for the default space alone.
+template <class F>
+void on_default_space(const execution& space, const std::string& strategy, F&& f) {
+  if (!space.is_default())
+    throw error(exit_code::failure, strategy + " runs only on the default execution space (" +
+                                        Kokkos::DefaultExecutionSpace::name() + "), not on " + space.name());
+  space.visit([&](const auto& s) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(s)>, Kokkos::DefaultExecutionSpace>) f(s);
+  });
+}
 
 // The plan of the direct (all-pairs) strategies: the atoms staged on the device (to_device).
 class direct_plan : public potential_plan {
@@ -64,6 +51,19 @@ class direct_strategy : public potential_strategy {
     return *d;
   }
 };
+
+// Runs f(host) on a host execution space: `space` itself when it can run host loops (OpenMP, Serial), else the
+// default host space (the float64 references in a GPU build).
+template <class F>
+decltype(auto) on_host(const execution& space, F&& f) {
+  return space.visit([&](const auto& s) {
+    using S = std::decay_t<decltype(s)>;
+    if constexpr (Kokkos::SpaceAccessibility<S, Kokkos::HostSpace>::accessible)
+      return f(s);
+    else
+      return f(Kokkos::DefaultHostExecutionSpace());
+  });
+}
 
 // Kokkos profiling region "ppl::potential[<name>]" for the lifetime of the object (the name is the registry key).
 class profiling_region {

@@ -44,12 +44,12 @@ std::unique_ptr<preconditioner> make_ilu0(const crs_matrix& A, const no_paramete
 
 preconditioner_registry::entry ilu0_entry() {
   return preconditioner_registry::entry::named("ilu0")
-      .describe("M = L U, incomplete LU without fill-in (Kokkos Kernels spiluk; sptrsv or a host loop for the solves)")
-      .on("all")
-      .built_by(preconditioner_from_values<no_parameters>(make_ilu0))
-      .capable_of({precond_transpose})
-      .declaring(no_parameters::fields().space())
-      .checked_by(ilu0_check);
+      .with_description("M = L U, incomplete LU without fill-in (Kokkos Kernels spiluk; sptrsv or a host loop for the solves)")
+      .with_backends("all")
+      .with_factory(preconditioner_from_values<no_parameters>(make_ilu0))
+      .with_capabilities({precond_transpose})
+      .with_parameters(no_parameters::fields().space())
+      .with_check(ilu0_check);
 }
 
 }  // namespace ppl::precond_detail

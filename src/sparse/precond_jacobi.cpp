@@ -116,12 +116,12 @@ void check_jacobi(const host_csr& A) {
 
 preconditioner_registry::entry jacobi_entry() {
   return preconditioner_registry::entry::named("jacobi")
-      .describe("M = diag(A), z = D^-1 r (fused into BiCGSTAB's updates); needs a nonzero diagonal in every row")
-      .on("all")
-      .built_by(preconditioner_from_values<no_parameters>(make_jacobi))
-      .capable_of({precond_diagonal, precond_transpose, precond_every_space})
-      .declaring(no_parameters::fields().space())
-      .checked_by(check_jacobi);
+      .with_description("M = diag(A), z = D^-1 r (fused into BiCGSTAB's updates); needs a nonzero diagonal in every row")
+      .with_backends("all")
+      .with_factory(preconditioner_from_values<no_parameters>(make_jacobi))
+      .with_capabilities({precond_diagonal, precond_transpose, precond_every_space})
+      .with_parameters(no_parameters::fields().space())
+      .with_check(check_jacobi);
 }
 
 }  // namespace precond_detail

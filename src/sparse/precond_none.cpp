@@ -26,11 +26,11 @@ std::unique_ptr<preconditioner> make_none(const crs_matrix&, const no_parameters
 
 preconditioner_registry::entry none_entry() {
   return preconditioner_registry::entry::named("none")
-      .describe("M = I: no preconditioning (solvers use r for z, no copy)")
-      .on("all")
-      .built_by(preconditioner_from_values<no_parameters>(make_none))
-      .capable_of({precond_identity, precond_transpose, precond_every_space})
-      .declaring(no_parameters::fields().space());
+      .with_description("M = I: no preconditioning (solvers use r for z, no copy)")
+      .with_backends("all")
+      .with_factory(preconditioner_from_values<no_parameters>(make_none))
+      .with_capabilities({precond_identity, precond_transpose, precond_every_space})
+      .with_parameters(no_parameters::fields().space());
 }
 
 }  // namespace ppl::precond_detail

@@ -12,58 +12,58 @@ const spmv_registry& spmv_strategies() {
     const std::vector<std::string> every_space{spmv_every_space};
     spmv_registry reg("spmv strategy");
     reg.add(entry::named("scalar")
-                .describe("one thread per row (RangePolicy)")
-                .on("all")
-                .built_by(from_values<no_parameters>(make_scalar_spmv))
-                .capable_of(every_space)
-                .declaring(no_parameters::fields().space()));
+                .with_description("one thread per row (RangePolicy)")
+                .with_backends("all")
+                .with_factory(from_values<no_parameters>(make_scalar_spmv))
+                .with_capabilities(every_space)
+                .with_parameters(no_parameters::fields().space()));
     reg.add(entry::named("scalar_avx2")
-                .describe("one thread per row, AVX2 gathers of x and FMA, 4 nonzeros at a time")
-                .on("host")
-                .built_by(PPL_AVX2_ONLY(spmv_factory(from_values<no_parameters>(make_scalar_avx2_spmv))))
-                .requiring(build_requirement::avx2)
-                .capable_of(every_space)
-                .declaring(no_parameters::fields().space()));
+                .with_description("one thread per row, AVX2 gathers of x and FMA, 4 nonzeros at a time")
+                .with_backends("host")
+                .with_factory(PPL_AVX2_ONLY(spmv_factory(from_values<no_parameters>(make_scalar_avx2_spmv))))
+                .with_needs(build_requirement::avx2)
+                .with_capabilities(every_space)
+                .with_parameters(no_parameters::fields().space()));
     reg.add(entry::named("vector")
-                .describe("TeamPolicy, threads_per_row (1-32) lanes reduce each row (ThreadVectorRange), rows_per_team")
-                .on("all")
-                .built_by(from_values<vector_spmv_params>(make_vector_spmv))
-                .capable_of(every_space)
-                .declaring(vector_spmv_params::fields().space()));
+                .with_description("TeamPolicy, threads_per_row (1-32) lanes reduce each row (ThreadVectorRange), rows_per_team")
+                .with_backends("all")
+                .with_factory(from_values<vector_spmv_params>(make_vector_spmv))
+                .with_capabilities(every_space)
+                .with_parameters(vector_spmv_params::fields().space()));
     reg.add(entry::named("auto")
-                .describe("the fastest mapping of the build for the matrix (docs/solver.md)")
-                .on("all")
-                .built_by(from_values<auto_spmv_params>(make_auto_spmv))
-                .capable_of(Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible
+                .with_description("the fastest mapping of the build for the matrix (docs/solver.md)")
+                .with_backends("all")
+                .with_factory(from_values<auto_spmv_params>(make_auto_spmv))
+                .with_capabilities(Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible
                                 ? every_space
                                 : std::vector<std::string>{})
-                .declaring(auto_spmv_params::fields().space()));
+                .with_parameters(auto_spmv_params::fields().space()));
     reg.add(
         entry::named("stream")
-            .describe("CSR-Stream: a team's rows' nonzeros streamed coalesced into team scratch, then summed per row "
+            .with_description("CSR-Stream: a team's rows' nonzeros streamed coalesced into team scratch, then summed per row "
                       "(rows_per_team)")
-            .on("all")
-            .built_by(from_values<stream_spmv_params>(make_stream_spmv))
-            .capable_of(every_space)
-            .declaring(stream_spmv_params::fields().space()));
+            .with_backends("all")
+            .with_factory(from_values<stream_spmv_params>(make_stream_spmv))
+            .with_capabilities(every_space)
+            .with_parameters(stream_spmv_params::fields().space()));
     reg.add(entry::named("kokkos_kernels")
-                .describe("KokkosSparse::spmv, default controls (\"T\" for the transpose); the default space only")
-                .on("all")
-                .built_by(from_values<no_parameters>(make_kokkos_kernels_spmv))
-                .declaring(no_parameters::fields().space()));
+                .with_description("KokkosSparse::spmv, default controls (\"T\" for the transpose); the default space only")
+                .with_backends("all")
+                .with_factory(from_values<no_parameters>(make_kokkos_kernels_spmv))
+                .with_parameters(no_parameters::fields().space()));
     reg.add(entry::named("vector_cuda")
-                .describe("rows x threads_per_row threads (default from the mean row length), warp-shuffle reduction")
-                .on("cuda")
-                .built_by(PPL_CUDA_ONLY(from_values<vector_cuda_spmv_params>(make_vector_cuda_spmv)))
-                .requiring(build_requirement::cuda)
-                .declaring(vector_cuda_spmv_params::fields().space()));
+                .with_description("rows x threads_per_row threads (default from the mean row length), warp-shuffle reduction")
+                .with_backends("cuda")
+                .with_factory(PPL_CUDA_ONLY(from_values<vector_cuda_spmv_params>(make_vector_cuda_spmv)))
+                .with_needs(build_requirement::cuda)
+                .with_parameters(vector_cuda_spmv_params::fields().space()));
     reg.add(entry::named("stream_cuda")
-                .describe("CSR-Stream in CUDA: cache-hinted loads, compile-time rows per block, row offsets in shared "
+                .with_description("CSR-Stream in CUDA: cache-hinted loads, compile-time rows per block, row offsets in shared "
                           "memory (rows_per_team)")
-                .on("cuda")
-                .built_by(PPL_CUDA_ONLY(from_values<stream_cuda_spmv_params>(make_stream_cuda_spmv)))
-                .requiring(build_requirement::cuda)
-                .declaring(stream_cuda_spmv_params::fields().space()));
+                .with_backends("cuda")
+                .with_factory(PPL_CUDA_ONLY(from_values<stream_cuda_spmv_params>(make_stream_cuda_spmv)))
+                .with_needs(build_requirement::cuda)
+                .with_parameters(stream_cuda_spmv_params::fields().space()));
     return reg;
   }();
   return r;

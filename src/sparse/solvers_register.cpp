@@ -9,22 +9,22 @@ const solver_registry& solvers() {
     using entry = solver_registry::entry;
     solver_registry reg("solver");
     reg.add(entry::named("bicgstab")
-                .describe("BiCGSTAB (van der Vorst), right-preconditioned; 2 SpMV per iteration")
-                .on("all")
-                .built_by(solver_from_values<no_parameters>(make_bicgstab))
-                .declaring(no_parameters::fields().space()));
+                .with_description("BiCGSTAB (van der Vorst), right-preconditioned; 2 SpMV per iteration")
+                .with_backends("all")
+                .with_factory(solver_from_values<no_parameters>(make_bicgstab))
+                .with_parameters(no_parameters::fields().space()));
     reg.add(entry::named("bicg")
-                .describe("BiCG (Fletcher), as in the 2016 study; SpMV with A and A^T per iteration, M^-T")
-                .on("all")
-                .built_by(solver_from_values<no_parameters>(make_bicg))
-                .capable_of({krylov_uses_transpose})
-                .declaring(no_parameters::fields().space()));
+                .with_description("BiCG (Fletcher), as in the 2016 study; SpMV with A and A^T per iteration, M^-T")
+                .with_backends("all")
+                .with_factory(solver_from_values<no_parameters>(make_bicg))
+                .with_capabilities({krylov_uses_transpose})
+                .with_parameters(no_parameters::fields().space()));
     reg.add(entry::named("gmres")
-                .describe("GMRES(m) (Saad & Schultz), restarted every `restart` steps, right-preconditioned, CGS2")
-                .on("all")
-                .built_by(solver_from_values<gmres_params>(
+                .with_description("GMRES(m) (Saad & Schultz), restarted every `restart` steps, right-preconditioned, CGS2")
+                .with_backends("all")
+                .with_factory(solver_from_values<gmres_params>(
                     [](const solver_options& o, const gmres_params& p) { return make_gmres(o, p); }))
-                .declaring(gmres_params::fields().space()));
+                .with_parameters(gmres_params::fields().space()));
     return reg;
   }();
   return r;

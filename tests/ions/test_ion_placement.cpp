@@ -37,7 +37,7 @@ double dist2(const std::array<double, 3>& p, double x, double y, double z) {
 // The device placement as the job runs it, on a map made by `strategy`.
 std::vector<int> place_on_device(const atoms& a, const lattice& g, const placement_case& c, const char* strategy,
                                  ppl::ion_mask_counts* counts = nullptr) {
-  auto s = ppl::make_potential_strategy(strategy, nullptr, c.pair, "test");
+  auto s = ppl::make_potential_strategy(strategy, {}, c.pair, "test");
   const auto plan = s->prepare({a, g, c.pair});
   ppl::potential_view v("v", g.size());
   s->compute(*plan, v, ppl::write_mode::overwrite);

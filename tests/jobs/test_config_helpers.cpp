@@ -1,7 +1,7 @@
 // The shared job config readers (ppl/jobs/config_helpers.hpp): each error names file:line:col and the dotted key.
 #include <gtest/gtest.h>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/config_helpers.hpp"
 #include "support/ppl_test.hpp"

@@ -9,7 +9,7 @@
 #include <set>
 #include <sstream>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/sweep.hpp"

@@ -2,7 +2,7 @@
 // Reused device allocations for what ppl allocates per call (a plan's staged atoms, its partial sums; a caller's
 // output map). A Kokkos 3.4 View allocation on CUDA is a cudaMalloc plus a synchronous copy of the allocation's
 // header, and its release a cudaFree, which waits for the device: about 50 us each on the H200 (the 40 KB output of
-// the PMPP plane, perf/results/round7-h200), as long as that plane's whole kernel. A released block waits in a
+// the PMPP plane, perf/results/potential-h200), as long as that plane's whole kernel. A released block waits in a
 // process-wide cache for the next request it fits, so a caller that maps, frees and maps again (a sweep's points, a
 // library user's one-shot calls) allocates once. Blocks live in the default memory space; the cache holds at most
 // cache_limit_bytes of released blocks (larger ones are freed at release) and is emptied when Kokkos finalizes.

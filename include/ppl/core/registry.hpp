@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "ppl/core/error.hpp"
@@ -42,18 +43,11 @@ bool build_satisfies(build_requirement r);          // src/core/registry.cpp
 std::string requirement_text(build_requirement r);  // "a CUDA build", ...
 std::string build_backends_text();                  // this build's Kokkos backends, e.g. "OpenMP, Serial"
 
-// The type of a family's configuration-time check (registry<>::entry::check), run when a job is read so that
-// `ppl validate` rejects what a run would: none by default; a family specialises it for its factory type (the sparse
-// families: `matrix_check`, a check of a matrix read from a file, include/ppl/sparse/csr.hpp).
-template <class Factory>
-struct registry_check {
-  using type = std::function<void()>;
-};
-
-template <class Factory>
+// Check: the type of an entry's optional configuration-time check (the sparse families: a check of the matrix,
+// `matrix_check`, include/ppl/sparse/csr.hpp), run when a job is read so that `ppl validate` rejects what a run would.
+template <class Factory, class Check = std::function<void()>>
 class registry {
  public:
-  using check_type = typename registry_check<Factory>::type;
   struct entry {
     std::string name;
     std::string description;
@@ -68,41 +62,40 @@ class registry {
     parameter_space parameters = {};
     // An optional configuration-time check (empty: none); it throws input_error for a problem the entry cannot
     // take, e.g. a preconditioner's first row without a usable diagonal.
-    check_type check = {};
+    Check check = {};
     bool available() const { return static_cast<bool>(factory); }
 
-    // Named construction, so that a registration reads as its fields:
-    //   reg.add(entry::named("vector").describe("...").on("all").built_by(factory).declaring(P::fields().space()));
+    // Built by named fields: registry<F>::entry::named("x").with_description("...").with_backends("all")...
     static entry named(std::string n) {
       entry e;
       e.name = std::move(n);
       return e;
     }
-    entry& describe(std::string d) {
+    entry& with_description(std::string d) {
       description = std::move(d);
       return *this;
     }
-    entry& on(std::string b) {
+    entry& with_backends(std::string b) {
       backends = std::move(b);
       return *this;
     }
-    entry& built_by(Factory f) {
+    entry& with_factory(Factory f) {
       factory = std::move(f);
       return *this;
     }
-    entry& requiring(build_requirement r) {
+    entry& with_needs(build_requirement r) {
       needs = r;
       return *this;
     }
-    entry& capable_of(std::vector<std::string> c) {
+    entry& with_capabilities(std::vector<std::string> c) {
       capabilities = std::move(c);
       return *this;
     }
-    entry& declaring(parameter_space p) {
+    entry& with_parameters(parameter_space p) {
       parameters = std::move(p);
       return *this;
     }
-    entry& checked_by(check_type c) {
+    entry& with_check(Check c) {
       check = std::move(c);
       return *this;
     }

@@ -11,9 +11,9 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 
 namespace ppl {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "ppl/ions/species.hpp"
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 
 namespace ppl {
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 
 namespace ppl {

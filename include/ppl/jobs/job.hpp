@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/registry.hpp"
 
 namespace ppl {

@@ -3,7 +3,7 @@
 // read against its declared space into values by name, and factory errors about a parameter placed at its key.
 #include <string>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/core/parameters.hpp"
 
 namespace ppl {

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/jobs/config.hpp"
 
 namespace ppl {
 

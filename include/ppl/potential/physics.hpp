@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "ppl/potential/atoms.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/io/atoms.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 

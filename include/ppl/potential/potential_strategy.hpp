@@ -7,8 +7,10 @@
 //
 // Two phases, in the spirit of Cabana's linked-cell lists: prepare(problem) -> plan does everything that depends
 // only on the atoms, the lattice and the interaction (staging atoms on the device, binning, offset lists) and is
-// timed on its own; compute(plan, out, mode) evaluates the map, overwriting `out` or adding to it (ion placement
-// adds and removes single charges on an existing map). A plan may be computed many times.
+// timed on its own; compute(space, plan, out, mode) evaluates the map on an execution space of the build
+// (ppl/core/execution.hpp: the default space, or Kokkos::Serial beside a host default), overwriting `out` or adding
+// to it (ion placement adds and removes single charges on an existing map). A plan may be computed many times, on
+// any of the build's spaces. Parameters are typed structs (ppl/potential/strategies.hpp).
 //
 // Singularity rule (all strategies, the references too): an atom closer than 1e-4 A to a lattice point (r^2 < 1e-8 A^2)
 // contributes nothing to that point, so no Inf/NaN can appear; the exclusion radius of the job is applied after.
@@ -19,30 +21,18 @@
 #include <utility>
 #include <vector>
 
-#include "ppl/core/config.hpp"
 #include "ppl/core/device_buffers.hpp"
+#include "ppl/core/execution.hpp"
+#include "ppl/core/parameters.hpp"
 #include "ppl/core/registry.hpp"
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
+#include "ppl/spatial/point_charges.hpp"
 
 namespace ppl {
 
 constexpr double coincidence_radius2 = 1e-8;  // A^2; see the singularity rule above
-
-struct atom4 {
-  float x, y, z, q;  // position relative to the lattice origin, charge
-};
-
-// Atoms on the device, shifted by -origin in float64 before rounding to float32.
-struct device_atoms {
-  Kokkos::View<atom4*> data;  // over `block`, from the device buffer cache (ppl/core/device_buffers.hpp)
-  Kokkos::View<atom4*, Kokkos::HostSpace>
-      host;                             // same contents, for strategies that stage through host/constant memory
-  std::shared_ptr<device_block> block;  // what `data` lives in: kept as long as any copy of these atoms
-  std::size_t size() const { return data.extent(0); }
-};
-device_atoms to_device(const atoms& a, const lattice& g);
 
 // Lattice values, x fastest (lattice::index), float32 on the default memory space.
 using potential_view = Kokkos::View<float*>;
@@ -84,22 +74,27 @@ class potential_strategy {
   // there is). The default accepts every problem.
   virtual void check(const potential_problem& /*p*/) const {}
   virtual std::unique_ptr<potential_plan> prepare(const potential_problem& p) const = 0;
-  // Writes (overwrite) or adds (accumulate) the map of the plan's atoms into `out` (size plan.grid.size()), using
-  // the plan made by this strategy's prepare(). Must fence before returning.
-  virtual void compute(const potential_plan& plan, potential_view out, write_mode mode) const = 0;
+  // Writes (overwrite) or adds (accumulate) the map of the plan's atoms into `out` (size plan.grid.size()) with
+  // kernels on `space`, using the plan made by this strategy's prepare(). Fences `space` before returning.
+  // CUDA-only strategies run on the default space only (ppl::error otherwise).
+  virtual void compute(const execution& space, const potential_plan& plan, potential_view out,
+                       write_mode mode) const = 0;
+  void compute(const potential_plan& plan, potential_view out, write_mode mode) const {
+    compute(execution(), plan, out, mode);
+  }
 };
 
-// `params` is the strategy's own parameter map (may be empty); a factory reads what it needs from it, so unknown
-// parameters are reported by the config check.
-using potential_factory = std::function<std::unique_ptr<potential_strategy>(const config_node* params)>;
+// A registry factory: the strategy's parameters by name (absent ones keep their defaults), converted to its struct
+// and checked (from_values); parameter_error names a bad one.
+using potential_factory = std::function<std::unique_ptr<potential_strategy>(const parameter_values& params)>;
 using potential_registry = registry<potential_factory>;
 const potential_registry& potential_strategies();
 
-// The one way to make a strategy (job, tests, benchmarks): looks `name` up (errors name `where`), checks that it
-// supports `physics` (else an input error that lists the strategies that do), runs its factory on `params` (may be
-// null) and reports unknown parameters.
+// Making a strategy by name (job, tests, benchmarks): looks `name` up (errors name `where`), checks that it
+// supports `physics` (else an input error that lists the strategies that do) and runs its factory on `params`
+// (parameter_error for an undeclared or bad one). The typed factories (strategies.hpp) skip the lookup.
 // `periodic`: the lattice is a periodic box (lattice::periodic), which needs the capability "periodic".
-std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const config_node* params,
+std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& name, const parameter_values& params,
                                                             const interaction& physics, const std::string& where,
                                                             bool periodic = false);
 

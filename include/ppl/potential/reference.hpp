@@ -4,9 +4,9 @@
 // potential_strategy.hpp. All pairs are visited, whatever the interaction: it is the oracle, not a fast path.
 #include <vector>
 
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 

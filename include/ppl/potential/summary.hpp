@@ -11,7 +11,7 @@
 
 #include "ppl/core/system_info.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/verification.hpp"
 

@@ -7,9 +7,9 @@
 #include <cstdint>
 #include <string>
 
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 

@@ -125,11 +125,7 @@ using solver_factory =
     std::function<std::unique_ptr<krylov_solver>(const solver_options& options, const parameter_values& params)>;
 // Entries: name, description, backends, factory, capabilities (krylov_uses_transpose), declared parameters, and an
 // optional configuration-time check of a matrix file.
-template <>
-struct registry_check<solver_factory> {
-  using type = matrix_check;
-};
-using solver_registry = registry<solver_factory>;
+using solver_registry = registry<solver_factory, matrix_check>;
 const solver_registry& solvers();  // src/sparse/solvers_register.cpp
 
 // Capability of a method that multiplies by A^T and applies M^-T (BiCG): it takes only preconditioners with the

@@ -44,11 +44,7 @@ using preconditioner_factory =
     std::function<std::unique_ptr<preconditioner>(const crs_matrix& A, const parameter_values& params)>;
 // Entries: name, description, backends, factory, capabilities (below), declared parameters, and a configuration-time
 // check of a matrix file (`ppl validate` runs it: the same rows the set-up would refuse).
-template <>
-struct registry_check<preconditioner_factory> {
-  using type = matrix_check;
-};
-using preconditioner_registry = registry<preconditioner_factory>;
+using preconditioner_registry = registry<preconditioner_factory, matrix_check>;
 const preconditioner_registry& preconditioners();  // src/sparse/precond_register.cpp
 
 // Capabilities of a preconditioner entry.

@@ -42,11 +42,7 @@ class spmv_strategy {
 // The registry's factory: the strategy from its parameters by name (absent ones keep their defaults; a bad or
 // undeclared one throws parameter_error). Built from a typed factory with from_values<P>.
 using spmv_factory = std::function<std::unique_ptr<spmv_strategy>(const parameter_values& params)>;
-template <>
-struct registry_check<spmv_factory> {
-  using type = matrix_check;
-};
-using spmv_registry = registry<spmv_factory>;
+using spmv_registry = registry<spmv_factory, matrix_check>;
 const spmv_registry& spmv_strategies();
 
 // The capability of a strategy that runs on every space of execution::all() (the others: the default space only).

@@ -16,8 +16,8 @@
 #include <type_traits>
 
 #include "ppl/core/error.hpp"
-#include "ppl/potential/potential_strategy.hpp"
 #include "ppl/spatial/bin_grid.hpp"
+#include "ppl/spatial/point_charges.hpp"
 
 namespace ppl::spatial {
 
@@ -32,6 +32,13 @@ KOKKOS_INLINE_FUNCTION atom4 empty_slot() {
 KOKKOS_INLINE_FUNCTION bool is_empty_slot(const atom4& a) {
   return a.x >= empty_slot_coord;
 }
+
+// How build_atom_bins reads a record of the caller's View: members x, y, z (lattice frame, A) and q (e) by default;
+// specialise for other layouts (ArborX's AccessTraits idea), e.g. a record holding a position array.
+template <class Record>
+struct point_charge_access {
+  KOKKOS_INLINE_FUNCTION static atom4 get(const Record& r) { return atom4{float(r.x), float(r.y), float(r.z), float(r.q)}; }
+};
 
 template <class MemorySpace>
 struct atom_bins {
@@ -101,12 +108,12 @@ KOKKOS_INLINE_FUNCTION void sort_ints(int* a, int n) {
 
 }  // namespace detail
 
-// Builds the bins of `atoms` (lattice frame, as device_atoms holds them) on `exec`, which must be able to access
-// MemorySpace. Throws input_error unless capacity >= 1 and atoms.extent(0) <= INT_MAX. grow_to > capacity: when the
+// Builds the bins of `atoms` (any records point_charge_access reads, in the lattice frame, as device_atoms holds them)
+// on `exec`, which must be able to access MemorySpace. Throws input_error unless capacity >= 1 and atoms.extent(0) <= INT_MAX. grow_to > capacity: when the
 // fullest bin holds more than `capacity` atoms, the capacity grows to it (rounded up to 4 slots, at most grow_to),
 // decided between the count and the fill, so one build suffices. Fences `exec` before returning.
-template <class ExecSpace, class MemorySpace>
-atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View<const atom4*, MemorySpace>& atoms,
+template <class ExecSpace, class Record, class MemorySpace>
+atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View<const Record*, MemorySpace>& atoms,
                                        const bin_grid& grid, int capacity, int grow_to = 0) {
   static_assert(Kokkos::SpaceAccessibility<ExecSpace, MemorySpace>::accessible,
                 "build_atom_bins: the execution space cannot access the atoms' memory space");
@@ -140,7 +147,7 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
   Kokkos::parallel_reduce(
       "ppl::spatial::bin_atoms", range(exec, 0, n),
       KOKKOS_LAMBDA(const int i, std::size_t& drop) {
-        const atom4 a = atoms(i);
+        const atom4 a = point_charge_access<Record>::get(atoms(i));
         float x = a.x, y = a.y, z = a.z;
         gr.wrap_position(x, y, z);
         int bx = 0, by = 0, bz = 0;
@@ -237,13 +244,14 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
   return out;
 }
 
-// The same for any rank-1 View of atom4 (e.g. device_atoms::data, whose type names no memory space).
+// The same for any rank-1 View of records (e.g. device_atoms::data, whose type names no memory space).
 template <class ExecSpace, class AtomView, class = std::enable_if_t<Kokkos::is_view<AtomView>::value>>
 atom_bins<typename AtomView::memory_space> build_atom_bins(const ExecSpace& exec, const AtomView& atoms,
                                                            const bin_grid& grid, int capacity, int grow_to = 0) {
   using memory_space = typename AtomView::memory_space;
-  const Kokkos::View<const atom4*, memory_space> view = atoms;
-  return build_atom_bins<ExecSpace, memory_space>(exec, view, grid, capacity, grow_to);
+  using record = std::remove_const_t<typename AtomView::value_type>;
+  const Kokkos::View<const record*, memory_space> view = atoms;
+  return build_atom_bins<ExecSpace, record, memory_space>(exec, view, grid, capacity, grow_to);
 }
 
 // The two builds the library compiles (src/spatial/atom_bins.cpp): on the default execution space from

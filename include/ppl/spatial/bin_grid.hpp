@@ -11,7 +11,7 @@
 #include <cstdint>
 
 #include "ppl/core/kokkos_compat.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl::spatial {
 

@@ -1,5 +1,5 @@
-// Probe for issue 3 (direct Coulomb summation on the H200), standalone CUDA without Kokkos, so that the design
-// questions can be answered in one device call:
+// Probe for direct Coulomb summation on the H200 (docs/potential.md), standalone CUDA without Kokkos, so that the
+// design questions can be answered in one device call:
 //   1. What rate does the special-function unit reach on this card, and at what SM clock (clock64 over
 //      %globaltimer inside the kernel)? That is the ceiling the kernels chase, measured rather than assumed.
 //   2. What does the pair loop reach when the atoms cost nothing to fetch (16 atoms at immediate constant-bank
@@ -8,8 +8,9 @@
 //      sizes? Swept here with the warps of a block kept in step by barriers or not.
 //   4. Atoms from global memory through the read-only path (uniform __ldg) and from shared-memory tiles.
 //   5. Hybrid MUFU + software rsqrt shares on the shared-memory design.
-// Every variant is checked against a float64 sum at sampled points. Build (here, no GPU needed):
-//   nvcc -O3 -std=c++17 -arch=sm_90 -use_fast_math -lineinfo -o .device/bin/potential_probe \
+// Every variant is checked against a float64 sum at sampled points. Build (no GPU needed; POTENTIAL_PARTS=probe
+// perf/device/potential.sh builds and runs it):
+//   nvcc -O3 -std=c++17 -arch=sm_90 -use_fast_math -lineinfo -o potential_probe \
 //        perf/potential/cuda/potential_probe.cu
 #include <cuda_runtime.h>
 

@@ -1,4 +1,4 @@
-// PETSc side by side (issue 12, item 9): the same systems, right-hand sides and tolerance definition solved by
+// PETSc side by side (docs/solver.md, perf/results/petsc-openmp): the same systems, right-hand sides and tolerance definition solved by
 // PETSc's KSP (Debian's petsc-dev, 3.18) and by ppl, iterations and time per iteration of each.
 //
 // Systems: 2dcyl1 and ani4 from data/ with b = A x*, x*_i = 1 + sin(i/10)/2 (ppl's `rhs: manufactured` for a file),

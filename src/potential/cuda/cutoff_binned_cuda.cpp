@@ -141,13 +141,13 @@ __global__ void __launch_bounds__(max_threads)
     if (ib + c < geo.g.nx) kernels::store_point(out[geo.g.index(ib + c, j, k)], v[c], accumulate);
 }
 
-int segments_of(const binned_params& p) {
+int segments_of(const binned_setup& p) {
   return (p.region[0] / p.coarsening) * p.region[1] * p.region[2];
 }
 
 template <int C, class Term>
-void launch_cuda(const binned_plan& p, potential_view out, bool accumulate, const Term& term) {
-  const Kokkos::Cuda space;
+void launch_cuda(const Kokkos::Cuda& space, const binned_plan& p, potential_view out, bool accumulate,
+                 const Term& term) {
   const int S = p.geo.stencil_size;
   const int stage = p.params.stage_atoms;
   const std::size_t bytes = shared_bytes(S, stage);
@@ -167,26 +167,28 @@ void launch_cuda(const binned_plan& p, potential_view out, bool accumulate, cons
   if (e != cudaSuccess) throw error(exit_code::failure, std::string("cutoff_binned_cuda: ") + cudaGetErrorString(e));
 }
 
-void launch(const binned_plan& p, potential_view out, bool accumulate) {
-  kernels::with_cutoff_term(p.physics, [&](const auto& term) {
-    using Term = std::decay_t<decltype(term)>;
-    switch (p.params.coarsening) {
-      case 4:
-        launch_cuda<4, Term>(p, out, accumulate, term);
-        break;
-      case 8:
-        launch_cuda<8, Term>(p, out, accumulate, term);
-        break;
-      default:
-        launch_cuda<16, Term>(p, out, accumulate, term);
-        break;
-    }
+void launch(const execution& exec, const binned_plan& p, potential_view out, bool accumulate) {
+  on_default_space(exec, "cutoff_binned_cuda", [&](const Kokkos::Cuda& space) {
+    kernels::with_cutoff_term(p.physics, [&](const auto& term) {
+      using Term = std::decay_t<decltype(term)>;
+      switch (p.params.coarsening) {
+        case 4:
+          launch_cuda<4, Term>(space, p, out, accumulate, term);
+          break;
+        case 8:
+          launch_cuda<8, Term>(space, p, out, accumulate, term);
+          break;
+        default:
+          launch_cuda<16, Term>(space, p, out, accumulate, term);
+          break;
+      }
+    });
   });
 }
 
 // With the problem (check(), at configuration time): the offsets must fit __constant__ memory, and the block's
 // shared memory the device.
-void check_launch(const binned_params& p, std::size_t stencil_size) {
+void check_launch(const binned_setup& p, std::size_t stencil_size) {
   if (stencil_size > std::size_t(max_constant_offsets))
     throw input_error("strategy_params: cutoff_binned_cuda: the region's offset list has " +
                       std::to_string(stencil_size) + " bins, more than the " + std::to_string(max_constant_offsets) +
@@ -203,15 +205,21 @@ void check_launch(const binned_params& p, std::size_t stencil_size) {
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_cutoff_binned_cuda(const config_node* params) {
-  const binned_params p = read_binned_cuda_params(params);
+}  // namespace ppl::potential_detail
+
+namespace ppl {
+
+std::unique_ptr<potential_strategy> make_cutoff_binned_cuda(const cutoff_binned_cuda_params& params) {
+  using namespace potential_detail;
+  cutoff_binned_cuda_params::fields().check(params);
+  const binned_setup p = binned_setup_of(params, params.bin_edge, 0, false, 8, max_auto_capacity);
   const int segments = segments_of(p);
   if (segments > max_threads)
-    throw input_error((params != nullptr && params->has("region") ? params->where("region") : "strategy_params") +
-                      ": cutoff_binned_cuda runs one thread per segment of C points: 'region' / 'coarsening' gives " +
-                      std::to_string(segments) + " segments, more than the " + std::to_string(max_threads) +
-                      " threads of a block");
+    throw parameter_error("region", "/ 'coarsening' gives " + std::to_string(segments) +
+                                        " segments, more than the " + std::to_string(max_threads) +
+                                        " threads of a block (cutoff_binned_cuda runs one thread per segment of C "
+                                        "points)");
   return make_binned_strategy(p, "cutoff_binned_cuda", launch, check_launch);
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

@@ -54,23 +54,26 @@ struct constmem_kernel {
 class constmem_strategy final : public direct_strategy {
  public:
   constmem_strategy(int c, int pass) : c_(c), pass_(pass) {}
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& exec, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     static_assert(sizeof(atom4) == sizeof(float4), "atoms are copied as float4");
     profiling_region region("gather_constmem_cuda");
     const direct_plan& p = plan_of(plan);
     const bool acc = mode == write_mode::accumulate;
-    if (p.atoms.size() == 0) {
-      if (!acc) Kokkos::deep_copy(out, 0.0f);
-    } else {
-      with_coarsening(c_, [&](auto tag) { run<decltype(tag)::value>(p.atoms, p.grid, out, pass_, acc); });
-    }
-    Kokkos::fence();
+    on_default_space(exec, "gather_constmem_cuda", [&](const Kokkos::Cuda& space) {
+      if (p.atoms.size() == 0) {
+        if (!acc) Kokkos::deep_copy(space, out, 0.0f);
+      } else {
+        with_coarsening(c_, [&](auto tag) { run<decltype(tag)::value>(space, p.atoms, p.grid, out, pass_, acc); });
+      }
+    });
+    exec.fence();
   }
 
  private:
   template <int C>
-  static void run(const device_atoms& a, const lattice& grid, potential_view out, int pass, bool acc) {
-    const Kokkos::Cuda space;
+  static void run(const Kokkos::Cuda& space, const device_atoms& a, const lattice& grid, potential_view out, int pass,
+                  bool acc) {
     const spatial::lattice_shape g = grid.shape();
     const int blocks_x = int(ceil_div(g.nx, 32 * C));
     const std::int64_t threads = std::int64_t(blocks_x) * g.rows() * 32;
@@ -91,12 +94,15 @@ class constmem_strategy final : public direct_strategy {
 };
 
 }  // namespace
+}  // namespace ppl::potential_detail
 
-std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const config_node* params) {
-  // atoms_per_pass: atoms per constant-memory pass and launch (at most the 1920 that fit). Smaller passes keep
-  // the chunk every warp of an SM sweeps inside a smaller part of the constant cache, at one launch per pass.
-  const parameter_reader r = read_parameters(gather_constmem_cuda_parameters(), params);
-  return std::make_unique<constmem_strategy>(r.integer("coarsening"), r.integer("atoms_per_pass"));
+namespace ppl {
+
+// atoms_per_pass: atoms per constant-memory pass and launch (at most the 1920 that fit). Smaller passes keep the
+// chunk every warp of an SM sweeps inside a smaller part of the constant cache, at one launch per pass.
+std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const gather_constmem_cuda_params& p) {
+  gather_constmem_cuda_params::fields().check(p);
+  return std::make_unique<potential_detail::constmem_strategy>(p.coarsening, p.atoms_per_pass);
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

@@ -5,8 +5,8 @@
 // pipes (first guess 0x5f375a86 - (bits >> 1), two Newton steps: relative error <= 4.8e-6) and the other C - S
 // take `rsqrt.approx.ftz.f32` (one MUFU op, flush to zero confined to this instruction). C and S are template
 // parameters, so the choice per point is made at compile time and the unrolled loop has no branches.
-// Until run 4 this strategy read its atoms from __constant__ memory, whose cache thrashes in many launch shapes
-// (perf/results/h200-run4: the probe); shared-memory tiles do not.
+// The atoms come from shared-memory tiles, not __constant__ memory, whose cache thrashes in many launch shapes
+// (perf/results/potential-h200: the probe).
 #include <cuda_runtime.h>
 
 #include <array>
@@ -62,12 +62,13 @@ struct hybrid_row {
   }
 };
 
-using run_fn = void (*)(const device_atoms&, const lattice&, potential_view, tile_shape, bool);
-using check_fn = void (*)(const std::string&, const config_node*, tile_shape);
+using run_fn = void (*)(const Kokkos::Cuda&, const device_atoms&, const lattice&, potential_view, tile_shape, bool);
+using check_fn = void (*)(const std::string&, tile_shape);
 
 template <int C, int S>
-void run_hybrid(const device_atoms& a, const lattice& g, potential_view out, tile_shape shape, bool accumulate) {
-  launch_coalesced<C, hybrid_row<S>>("gather_hybrid_rsqrt_cuda", a, g, out, shape, accumulate);
+void run_hybrid(const Kokkos::Cuda& space, const device_atoms& a, const lattice& g, potential_view out,
+                tile_shape shape, bool accumulate) {
+  launch_coalesced<C, hybrid_row<S>>(space, "gather_hybrid_rsqrt_cuda", a, g, out, shape, accumulate);
 }
 
 // The launch and the configuration-time team-shape check of one (C, S) kernel.
@@ -81,7 +82,7 @@ constexpr std::array<hybrid_kernel, sizeof...(S)> kernel_table(std::integer_sequ
   return {hybrid_kernel{&run_hybrid<C, S>, &check_tile_shape<C, hybrid_row<S>>}...};
 }
 
-// S <= C / 2: more software points than MUFU points was never faster (perf/results/h200-run1 and run 2).
+// S <= C / 2: more software points than MUFU points was never faster (perf/results/potential-h200).
 hybrid_kernel pick(int c, int s) {
   static const auto table8 = kernel_table<8>(std::make_integer_sequence<int, 5>{});
   static const auto table16 = kernel_table<16>(std::make_integer_sequence<int, 9>{});
@@ -91,11 +92,14 @@ hybrid_kernel pick(int c, int s) {
 class hybrid_strategy final : public direct_strategy {
  public:
   hybrid_strategy(int c, int s, tile_shape shape) : run_(pick(c, s).run), shape_(shape) {}
-  void compute(const potential_plan& plan, potential_view out, write_mode mode) const override {
+  void compute(const execution& exec, const potential_plan& plan, potential_view out,
+               write_mode mode) const override {
     profiling_region region("gather_hybrid_rsqrt_cuda");
     const direct_plan& p = plan_of(plan);
-    run_(p.atoms, p.grid, out, shape_, mode == write_mode::accumulate);
-    Kokkos::fence();
+    on_default_space(exec, "gather_hybrid_rsqrt_cuda", [&](const Kokkos::Cuda& space) {
+      run_(space, p.atoms, p.grid, out, shape_, mode == write_mode::accumulate);
+    });
+    exec.fence();
   }
 
  private:
@@ -105,16 +109,20 @@ class hybrid_strategy final : public direct_strategy {
 
 }  // namespace
 
-std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const config_node* params) {
-  const parameter_reader r = read_parameters(gather_hybrid_rsqrt_cuda_parameters(), params);
-  const int c = r.integer("coarsening");
-  const int s = r.integer("software_points");
+}  // namespace ppl::potential_detail
+
+namespace ppl {
+
+std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const gather_hybrid_rsqrt_cuda_params& p) {
+  using namespace potential_detail;
+  gather_hybrid_rsqrt_cuda_params::fields().check(p);
+  const int c = p.coarsening, s = p.software_points;
   if (s > c / 2)
-    throw input_error(params->where("software_points") + ": '" + params->key_path("software_points") + "' = " +
-                      std::to_string(s) + " must be in [0, " + std::to_string(c / 2) + "] (at most coarsening / 2)");
-  const tile_shape shape = read_tile_shape(r);
-  pick(c, s).check("gather_hybrid_rsqrt_cuda", params, shape);
+    throw parameter_error("software_points", "= " + std::to_string(s) + " must be in [0, " + std::to_string(c / 2) +
+                                                 "] (at most coarsening / 2)");
+  const tile_shape shape = tile_shape_of(p);
+  pick(c, s).check("gather_hybrid_rsqrt_cuda", shape);
   return std::make_unique<hybrid_strategy>(c, s, shape);
 }
 
-}  // namespace ppl::potential_detail
+}  // namespace ppl

@@ -6,7 +6,7 @@
 #include <cstring>
 #include <numeric>
 
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 
 namespace {
 

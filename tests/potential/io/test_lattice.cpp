@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
-#include "ppl/potential/lattice.hpp"
+#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "support/ppl_test.hpp"
 

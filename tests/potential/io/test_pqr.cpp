@@ -5,7 +5,7 @@
 #include <numeric>
 
 #include "ppl/core/error.hpp"
-#include "ppl/potential/atoms.hpp"
+#include "ppl/io/atoms.hpp"
 #include "support/ppl_test.hpp"
 
 using ppl_test::error_of;

@@ -11,31 +11,40 @@
 #include <string>
 #include <vector>
 
-#include "ppl/core/config.hpp"
+#include "ppl/core/execution.hpp"
+#include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/potential/strategies.hpp"
 #include "support/ppl_test.hpp"
 #include "tolerance.hpp"
 
 namespace ppl::test {
 
-// Runs `s` (prepare, then compute) with the output poisoned (NaN) first, so a point the strategy never writes
-// cannot pass.
+// Runs `s` (prepare, then compute on `space`) with the output poisoned (NaN) first, so a point the strategy never
+// writes cannot pass.
 inline std::vector<float> run_strategy(const potential_strategy& s, const atoms& a, const lattice& g,
-                                       const interaction& physics = coulomb_interaction()) {
+                                       const interaction& physics = coulomb_interaction(),
+                                       const execution& space = execution()) {
   const auto plan = s.prepare({a, g, physics});
   potential_view out("potential", g.size());
   Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
-  s.compute(*plan, out, write_mode::overwrite);
+  s.compute(space, *plan, out, write_mode::overwrite);
   auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
   return std::vector<float>(h.data(), h.data() + h.extent(0));
 }
 
-// Through the library's one factory entry point (make_potential_strategy), unknown parameters reported.
-inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name, const std::string& params_yaml = "",
+// Through the registry (make_potential_strategy): the strategy's parameters by name, as a job's strategy_params
+// arrive after reading.
+inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name, const parameter_values& params = {},
                                                          const interaction& physics = coulomb_interaction()) {
-  if (params_yaml.empty()) return make_potential_strategy(name, nullptr, physics, "test");
-  const config_node params = config_node::from_string(params_yaml, "test params");
-  return make_potential_strategy(name, &params, physics, "test");
+  return make_potential_strategy(name, params, physics, "test");
+}
+
+// "{coarsening: 4, combine: atomic}": parameters in test names and failure messages.
+inline std::string text(const parameter_values& params) {
+  std::string out;
+  for (const auto& [key, value] : params) out += (out.empty() ? "" : ", ") + key + ": " + value_text(value);
+  return "{" + out + "}";
 }
 
 // The runnable strategies that support `kind` ("coulomb", "cutoff"): the test parameters.

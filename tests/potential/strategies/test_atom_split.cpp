@@ -39,14 +39,17 @@ TEST_P(AtomSplitChunks, MatchTheFloat64Sum) {
   const auto& [c, combine] = GetParam();
   const lattice g = make_lattice(-1.0, 0.5, 2.0, 0.5, 21, 6, 5);
   const atoms a = atoms_around(g, c.atoms, 2.0, test_seed(7));
-  const std::string params =
-      "{combine: " + combine + ", atoms_per_chunk: " + std::to_string(c.atoms_per_chunk) + ", coarsening: 4}";
-  const auto s = make_strategy("gather_atom_split", params);
+  gather_atom_split_params params;
+  params.combine = combine;
+  params.atoms_per_chunk = c.atoms_per_chunk;
+  params.coarsening = 4;
+  const auto s = make_gather_atom_split(params);
+  const std::string what = "combine " + combine + ", atoms_per_chunk " + std::to_string(c.atoms_per_chunk);
   const auto b = breakdown_of(*s, a, g);
-  EXPECT_EQ(b.at("atom_chunks"), c.chunks) << params;
+  EXPECT_EQ(b.at("atom_chunks"), c.chunks) << what;
   EXPECT_EQ(b.at("teams"), b.at("point_tiles") * c.chunks);
   const std::vector<float> v = run_strategy(*s, a, g);  // over NaN: an atomic overwrite that did not zero fails
-  expect_within_tolerance("gather_atom_split", g, v, float64_expected(a, g), params);
+  expect_within_tolerance("gather_atom_split", g, v, float64_expected(a, g), what);
 }
 
 std::vector<std::tuple<split_case, std::string>> chunk_cases() {
@@ -75,9 +78,11 @@ TEST(AtomSplit, AccumulateAndOverwriteWithEveryCombine) {
   const lattice g = make_lattice(0.25, -1.0, 1.0, 0.5, 17, 4, 3);
   const atoms a = atoms_around(g, 90, 2.0, test_seed(8));
   const expected_values e = float64_expected(a, g);
-  for (const char* params : {"{combine: atomic, atoms_per_chunk: 16}", "{combine: two_pass, atoms_per_chunk: 16}",
-                             "{combine: atomic, atoms_per_chunk: 90}", "{combine: two_pass}"}) {
-    SCOPED_TRACE(params);
+  for (const parameter_values& params :
+       {parameter_values{{"combine", "atomic"}, {"atoms_per_chunk", 16}},
+        parameter_values{{"combine", "two_pass"}, {"atoms_per_chunk", 16}},
+        parameter_values{{"combine", "atomic"}, {"atoms_per_chunk", 90}}, parameter_values{{"combine", "two_pass"}}}) {
+    SCOPED_TRACE(text(params));
     const auto s = make_strategy("gather_atom_split", params);
     const auto plan = s->prepare({a, g, coulomb_interaction()});
     potential_view out("potential", g.size());
@@ -85,7 +90,8 @@ TEST(AtomSplit, AccumulateAndOverwriteWithEveryCombine) {
     s->compute(*plan, out, write_mode::overwrite);
     const auto once = Kokkos::create_mirror(out);
     Kokkos::deep_copy(once, out);
-    expect_within_tolerance("gather_atom_split", g, std::vector<float>(once.data(), once.data() + g.size()), e, params);
+    expect_within_tolerance("gather_atom_split", g, std::vector<float>(once.data(), once.data() + g.size()), e,
+                            text(params));
     s->compute(*plan, out, write_mode::accumulate);
     s->compute(*plan, out, write_mode::accumulate);
     const auto thrice = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
@@ -100,18 +106,18 @@ TEST(AtomSplit, AccumulateAndOverwriteWithEveryCombine) {
 TEST(AtomSplit, ImpossibleChunkingIsAnInputError) {
   const lattice g = make_lattice(0, 0, 0, 0.5, 8, 1000, 1000);
   const atoms a = atoms_around(make_lattice(0, 0, 0, 0.5, 8, 8, 8), 10000, 1.0, test_seed(14));
-  const auto s = make_strategy("gather_atom_split", "{combine: two_pass, atoms_per_chunk: 1}");
+  const auto s = make_strategy("gather_atom_split", {{"combine", "two_pass"}, {"atoms_per_chunk", 1}});
   const std::string msg = ppl_test::error_of<input_error>([&] { s->check({a, g, coulomb_interaction()}); });
   EXPECT_NE(msg.find("atoms_per_chunk"), std::string::npos) << msg;
   // One chunk of every atom needs nothing beyond the map.
-  make_strategy("gather_atom_split", "{combine: two_pass}")->check({a, g, coulomb_interaction()});
+  make_strategy("gather_atom_split", {{"combine", "two_pass"}})->check({a, g, coulomb_interaction()});
 }
 
 // The same plan computed twice gives the same bits with two_pass (with atomics only on a host with one thread).
 TEST(AtomSplit, TwoPassRepeatsItsBits) {
   const lattice g = make_lattice(0.0, 0.0, 0.0, 0.5, 23, 7, 2);
   const atoms a = atoms_around(g, 400, 2.0, test_seed(9));
-  const auto s = make_strategy("gather_atom_split", "{combine: two_pass, atoms_per_chunk: 33}");
+  const auto s = make_strategy("gather_atom_split", {{"combine", "two_pass"}, {"atoms_per_chunk", 33}});
   const std::vector<float> v1 = run_strategy(*s, a, g), v2 = run_strategy(*s, a, g);
   ASSERT_EQ(v1.size(), v2.size());
   EXPECT_EQ(std::memcmp(v1.data(), v2.data(), v1.size() * sizeof(float)), 0);
@@ -157,7 +163,8 @@ TEST(AtomSplitDump, WritesTheTwoPassMap) {
   if (path == nullptr) GTEST_SKIP() << "run by AtomSplit.TwoPassIsTheSameOnOneAndTwoThreads";
   const lattice g = make_lattice(-2.0, 1.0, 0.5, 0.5, 29, 9, 4);
   const atoms a = atoms_around(g, 700, 2.0, 2024);
-  const auto s = make_strategy("gather_atom_split", "{combine: two_pass, atoms_per_chunk: 45, coarsening: 8}");
+  const auto s =
+      make_strategy("gather_atom_split", {{"combine", "two_pass"}, {"atoms_per_chunk", 45}, {"coarsening", 8}});
   const std::vector<float> v = run_strategy(*s, a, g);
   std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(float));
 }
@@ -213,9 +220,9 @@ TEST(StrategyChoice, TheRule) {
   // ... but with too few atoms to split it stays with the tiles alone.
   EXPECT_EQ(choose_potential_strategy(h200({100, 100, 1}, 100)).strategy,
             auto_rule::cuda_prefers_hybrid_rsqrt ? "gather_hybrid_rsqrt_cuda" : "gather_coalesced");
-  // The large case of run 4 fills the device, and so does the PMPP lattice (129 tiles, one per SM); ubiquitin's 305
+  // 256 x 256 x 64 with 40k atoms fills the device, and so does the PMPP lattice (129 tiles, one per SM); ubiquitin's 305
   // tiles give some SMs 3 where the mean is 2.31, and 256 x 256 x 4 makes 64 tiles: both measured faster split
-  // (perf/results/auto-h200, perf/results/atom-split-h200); 256 x 256 x 8 makes 128, measured equal.
+  // (perf/results/potential-h200/auto and atom_split); 256 x 256 x 8 makes 128, measured equal.
   const std::string whole = auto_rule::cuda_prefers_hybrid_rsqrt ? "gather_hybrid_rsqrt_cuda" : "gather_coalesced";
   EXPECT_EQ(choose_potential_strategy(h200({256, 256, 64}, 40000)).strategy, whole);
   EXPECT_EQ(choose_potential_strategy(h200({100, 100, 50}, 10000)).strategy, whole);
@@ -245,7 +252,7 @@ TEST(StrategyChoice, ChoicesRunHere) {
     const potential_choice c = choose_potential_strategy(summarize_problem(g, a.size(), coulomb_interaction()));
     SCOPED_TRACE(c.strategy + ": " + c.reason);
     ASSERT_NE(potential_strategies().find(c.strategy), nullptr);
-    const auto s = make_strategy(c.strategy, c.parameters_yaml());
+    const auto s = make_strategy(c.strategy, c.parameters);
     expect_within_tolerance(c.strategy, g, run_strategy(*s, a, g), float64_expected(a, g), c.reason);
   }
   const interaction cut = cutoff_interaction(4.0, cutoff_function::cutcp);

@@ -103,7 +103,7 @@ void expect_matches_all_pairs(const atoms& a, const lattice& g, const interactio
     EXPECT_EQ(counts.within, brute_force_within(a, g, in.radius));
   }
 
-  const auto s = make_potential_strategy("cutoff_reference", nullptr, in, "test", g.periodic);
+  const auto s = make_potential_strategy("cutoff_reference", {}, in, "test", g.periodic);
   const auto plan = s->prepare({a, g, in});
   potential_view out("potential", g.size());
   Kokkos::deep_copy(out, std::numeric_limits<float>::quiet_NaN());
@@ -213,7 +213,7 @@ TEST(CutoffReference, OverwriteAndAccumulate) {
   const lattice g = make_lattice(0.5, 0.5, 0.5, 0.5, 17, 9, 6);
   const atoms a = atoms_around(g, 150, 3.0, seed);
   const interaction in = cutoff_interaction(3.0, cutoff_function::cutcp);
-  const auto s = make_strategy("cutoff_reference", "", in);
+  const auto s = make_strategy("cutoff_reference", {}, in);
   const auto plan = s->prepare({a, g, in});
   potential_view out("potential", g.size());
   Kokkos::deep_copy(out, 1.0e6f);
@@ -246,7 +246,7 @@ TEST(CutoffReference, RefusesCoulomb) {
   atoms a;
   a.push_back(0.5, 0.5, 0.5, 1.0);
   EXPECT_THROW(cutoff_reference_potential(a, g, coulomb_interaction()), input_error);
-  EXPECT_NO_THROW(make_potential_strategy("cutoff_reference", nullptr, cutoff_interaction(1.0, cutoff_function::cutcp),
+  EXPECT_NO_THROW(make_potential_strategy("cutoff_reference", {}, cutoff_interaction(1.0, cutoff_function::cutcp),
                                           "test", true));
   const auto& entry = *potential_strategies().find("cutoff_reference");
   EXPECT_TRUE(entry.can("cutoff"));

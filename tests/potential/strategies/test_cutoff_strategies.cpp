@@ -107,14 +107,20 @@ void check_cutoff_map(const std::vector<float>& v, const bound_terms& b, const s
 
 class CutoffStrategy : public ::testing::TestWithParam<cutoff_case> {
  protected:
-  void expect_matches(const atoms& a, lattice g, double radius, const std::string& params, const std::string& what) {
+  void expect_matches(const atoms& a, lattice g, double radius, const parameter_values& params,
+                      const std::string& what) {
     g.periodic = GetParam().periodic;
     const interaction in = cutoff_interaction(radius, GetParam().function);
     auto s = make_strategy(GetParam().strategy, params, in);
-    const std::vector<float> v = run_strategy(*s, a, g, in);
-    check_cutoff_map(
-        v, float64_cutoff(a, g, in),
-        what + " (" + in.describe() + (g.periodic ? ", periodic" : "") + (params.empty() ? "" : ", " + params) + ")");
+    const auto expected = float64_cutoff(a, g, in);
+    // On every execution space of the build (a CUDA-only strategy on the default one).
+    const bool cuda_only = potential_strategies().find(GetParam().strategy)->needs == build_requirement::cuda;
+    for (const execution& space : cuda_only ? std::vector<execution>{execution()} : execution::all()) {
+      const std::vector<float> v = run_strategy(*s, a, g, in, space);
+      check_cutoff_map(v, expected,
+                       what + " (" + in.describe() + (g.periodic ? ", periodic" : "") +
+                           (params.empty() ? "" : ", " + text(params)) + ", " + space.name() + ")");
+    }
   }
 };
 
@@ -123,7 +129,7 @@ TEST_P(CutoffStrategy, RandomAtoms) {
   SCOPED_TRACE("seed " + std::to_string(seed));
   const lattice g = make_lattice(-3.0, 1.5, 0.75, 0.5, 37, 23, 19);  // box 18.5 x 11.5 x 9.5 A
   const atoms a = atoms_around(g, 1500, GetParam().periodic ? 0.0 : 6.0, seed);
-  expect_matches(a, g, 4.5, "", "1500 random atoms, 37x23x19");
+  expect_matches(a, g, 4.5, {}, "1500 random atoms, 37x23x19");
 }
 
 TEST_P(CutoffStrategy, OverflowingBinsAndSmallBins) {
@@ -136,10 +142,10 @@ TEST_P(CutoffStrategy, OverflowingBinsAndSmallBins) {
   const atoms cluster = on_grid(random_atoms(300, lo, hi, -1.0, 1.0, seed + 1));
   for (std::size_t n = 0; n < cluster.size(); ++n) a.push_back(cluster.x[n], cluster.y[n], cluster.z[n], cluster.q[n]);
   const std::string& name = GetParam().strategy;
-  const std::string params = name == "cutoff_binned"
-                                 ? "{bin_edge: 1.5, bin_capacity: 3, coarsening: 2, region: [4, 4, 2]}"
-                             : name == "cutoff_large_bins" ? "{bin_capacity: 3, coarsening: 2, region: [4, 4, 2]}"
-                                                           : "";
+  parameter_values params;
+  if (name == "cutoff_binned" || name == "cutoff_large_bins")
+    params = {{"bin_capacity", 3}, {"coarsening", 2}, {"region", std::array<int, 3>{4, 4, 2}}};
+  if (name == "cutoff_binned") params["bin_edge"] = 1.5;
   expect_matches(a, g, 4.0, params, "random atoms + a 300-atom cluster");
 }
 
@@ -147,7 +153,7 @@ TEST_P(CutoffStrategy, RealMolecule) {
   if (GetParam().periodic) GTEST_SKIP() << "a protein in vacuum";
   const atoms a = read_pqr(ppl_test::data_path("molecules/ubq.pqr"));
   const lattice g = lattice_around(a, 1.5, 3.0);
-  expect_matches(a, g, 8.0, "", "ubq.pqr on a 1.5 A lattice");
+  expect_matches(a, g, 8.0, {}, "ubq.pqr on a 1.5 A lattice");
 }
 
 std::string printable(const ::testing::TestParamInfo<cutoff_case>& info) {
@@ -163,7 +169,7 @@ TEST(CutoffStrategies, DroppedAtomIsCaught) {
   const interaction in = cutoff_interaction(4.0, cutoff_function::cutcp);
   atoms fewer = a;
   for (auto* c : {&fewer.x, &fewer.y, &fewer.z, &fewer.q}) c->erase(c->begin() + 300);
-  auto s = make_strategy("cutoff_binned", "", in);
+  auto s = make_strategy("cutoff_binned", {}, in);
   const auto v = run_strategy(*s, fewer, g, in);
   const cutoff_check c = compare_cutoff_map(v, float64_cutoff(a, g, in));
   EXPECT_GT(c.bad, 0u) << "dropping an atom went unnoticed";
@@ -182,7 +188,10 @@ TEST(CutoffStrategies, BinnedReportsBinsOverflowAndTheHostSplit) {
     ADD_FAILURE() << "no " << name;
     return -1.0;
   };
-  auto small = make_strategy("cutoff_binned", "{bin_edge: 1.5, bin_capacity: 3}", in);
+  cutoff_binned_params small_bins;
+  small_bins.bin_edge = 1.5;
+  small_bins.bin_capacity = 3;
+  auto small = make_cutoff_binned(small_bins);
   const auto plan = small->prepare({a, g, in});
   potential_view out("out", g.size());
   small->compute(*plan, out, write_mode::overwrite);
@@ -190,7 +199,7 @@ TEST(CutoffStrategies, BinnedReportsBinsOverflowAndTheHostSplit) {
   EXPECT_GT(value(*plan, "overflow_atoms"), 100.0);
   EXPECT_GT(value(*plan, "overflow_host_s"), 0.0);
   EXPECT_GE(value(*plan, "compute_wall_s"), value(*plan, "overflow_host_s"));
-  auto automatic = make_strategy("cutoff_binned", "{bin_edge: 1.5}", in);
+  auto automatic = make_strategy("cutoff_binned", {{"bin_edge", 1.5}}, in);
   const auto plan2 = automatic->prepare({a, g, in});
   EXPECT_EQ(value(*plan2, "bin_capacity"), std::min(32.0, std::ceil(value(*plan2, "fullest_bin") / 4) * 4));
   EXPECT_LT(value(*plan2, "overflow_atoms"), value(*plan, "overflow_atoms"));
@@ -219,17 +228,17 @@ TEST(CutoffStrategies, PairCountsAgreeWithBruteForce) {
     }
   }
   ASSERT_GT(brute, 1e4);
-  auto counts = [&](const std::string& name, const std::string& params) {
+  auto counts = [&](const std::string& name, const parameter_values& params) {
     const auto s = make_strategy(name, params, in);
     const auto plan = s->prepare({a, g, in});
-    EXPECT_NEAR(plan->pairs_within(), brute, 1e-5 * brute) << name << " " << params;
-    EXPECT_GE(plan->pairs_examined(), plan->pairs_within()) << name << " " << params;
-    EXPECT_GE(plan->pairs_loaded(), plan->pairs_examined()) << name << " " << params;
+    EXPECT_NEAR(plan->pairs_within(), brute, 1e-5 * brute) << name << " " << text(params);
+    EXPECT_GE(plan->pairs_examined(), plan->pairs_within()) << name << " " << text(params);
+    EXPECT_GE(plan->pairs_loaded(), plan->pairs_examined()) << name << " " << text(params);
     return std::array<double, 2>{plan->pairs_examined(), plan->pairs_loaded()};
   };
-  const auto segment = counts("cutoff_binned", "{bin_edge: 1.5, atom_test: segment}");
-  const auto cylinder = counts("cutoff_binned", "{bin_edge: 1.5, atom_test: cylinder}");
-  const auto large = counts("cutoff_large_bins", "{atom_test: cylinder}");
+  const auto segment = counts("cutoff_binned", {{"bin_edge", 1.5}, {"atom_test", "segment"}});
+  const auto cylinder = counts("cutoff_binned", {{"bin_edge", 1.5}, {"atom_test", "cylinder"}});
+  const auto large = counts("cutoff_large_bins", {{"atom_test", "cylinder"}});
   EXPECT_LT(segment[0], cylinder[0]);
   EXPECT_EQ(segment[1], cylinder[1]);
   EXPECT_GT(large[1], cylinder[1]);
@@ -237,7 +246,7 @@ TEST(CutoffStrategies, PairCountsAgreeWithBruteForce) {
 
 TEST(CutoffStrategies, UnsupportedPairsAreInputErrors) {
   const auto msg = ppl_test::error_of<input_error>([] {
-    make_potential_strategy("gather_coalesced", nullptr, cutoff_interaction(8, cutoff_function::cutcp),
+    make_potential_strategy("gather_coalesced", {}, cutoff_interaction(8, cutoff_function::cutcp),
                             "job.yaml:3:11");
   });
   EXPECT_NE(msg.find("job.yaml:3:11: potential strategy 'gather_coalesced' does not support the cutoff interaction; "
@@ -246,7 +255,7 @@ TEST(CutoffStrategies, UnsupportedPairsAreInputErrors) {
       << msg;
   EXPECT_NE(msg.find("cutoff_binned"), std::string::npos) << msg;
   const auto msg2 = ppl_test::error_of<input_error>(
-      [] { make_potential_strategy("cutoff_binned", nullptr, coulomb_interaction(), "t"); });
+      [] { make_potential_strategy("cutoff_binned", {}, coulomb_interaction(), "t"); });
   EXPECT_NE(msg2.find("does not support the coulomb interaction"), std::string::npos) << msg2;
 }
 

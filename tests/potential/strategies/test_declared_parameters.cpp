@@ -1,7 +1,9 @@
 // Derived from the declared parameter spaces (registry entries' `parameters`): every runnable strategy with each of
 // its parameters set alone to every allowed value, or to both ends of its range, either runs and matches the float64
 // sum of its interaction, or is rejected when the strategy is made (what `ppl validate` does) with an input error at
-// the key. A new parameter is covered by declaring it; a factory cannot read an undeclared one (parameter_reader).
+// the parameter (a parameter_error: the job layer places it at the key). The values go in by name, as a job's
+// strategy_params do after reading. A new parameter is covered by declaring it in its struct's fields().
+#include <array>
 #include <cmath>
 #include <ostream>
 #include <sstream>
@@ -14,18 +16,13 @@ namespace ppl::test {
 namespace {
 
 struct declared_case {
-  std::string strategy, params;
+  std::string strategy;
+  parameter_values params;
 };
 
 // What a failure prints for the case (gtest would print its bytes).
 void PrintTo(const declared_case& c, std::ostream* os) {
-  *os << c.strategy << " " << c.params;
-}
-
-std::string number(double v) {
-  std::ostringstream o;
-  o << v;
-  return o.str();
+  *os << c.strategy << " " << text(c.params);
 }
 
 std::vector<declared_case> declared_cases() {
@@ -33,15 +30,21 @@ std::vector<declared_case> declared_cases() {
   for (const auto& e : potential_strategies().entries()) {
     if (!e.available()) continue;
     for (const auto& p : e.parameters) {
-      std::vector<std::string> values = p.allowed;
-      if (values.empty()) {
-        if (p.type == parameter_type::integer3)
-          values = {"[" + number(p.lo) + ", " + number(p.lo) + ", " + number(p.lo) + "]",
-                    "[" + number(p.hi) + ", 1, 1]", "[8, 2, " + number(p.hi) + "]"};
-        else
-          values = {number(p.lo), number(p.hi)};
+      std::vector<parameter_value> values;
+      if (p.type == parameter_type::choice) {
+        for (const auto& v : p.allowed) values.emplace_back(v);
+      } else if (!p.allowed.empty()) {
+        for (const auto& v : p.allowed) values.emplace_back(std::stoi(v));
+      } else if (p.type == parameter_type::integer3) {
+        const int lo = int(p.lo), hi = int(p.hi);
+        values = {std::array<int, 3>{lo, lo, lo}, std::array<int, 3>{hi, 1, 1}, std::array<int, 3>{8, 2, hi}};
+      } else if (p.type == parameter_type::real) {
+        values = {p.lo, p.hi};
+      } else {
+        values = {int(p.lo), int(p.hi)};
+        if (p.has_auto) values.emplace_back(0);  // auto
       }
-      for (const auto& v : values) out.push_back({e.name, "{" + p.name + ": " + v + "}"});
+      for (const auto& v : values) out.push_back({e.name, {{p.name, v}}});
     }
   }
   return out;
@@ -59,22 +62,26 @@ TEST_P(DeclaredParameters, RunCorrectlyOrAreRejectedAtTheKey) {
   try {
     s = make_strategy(name, params, in);
     s->check({a, g, in});  // what a job does with the problem before prepare (ppl validate too)
+  } catch (const parameter_error& e) {
+    // Rejected naming the parameter (or, for a team shape the backend cannot run, the key that sets it).
+    const std::string msg = e.what(), key = params.begin()->first;
+    EXPECT_TRUE(e.parameter() == key || msg.find("team") != std::string::npos) << msg;
+    return;
   } catch (const input_error& e) {
-    // Rejected: at the key, naming it, or naming the team shape it makes impossible on this backend.
-    const std::string msg = e.what(), key = params.substr(1, params.find(':') - 1);
-    EXPECT_TRUE(msg.find("test params:1:") != std::string::npos || msg.find(key) != std::string::npos) << msg;
+    // Rejected by check(problem): naming the parameter or the team shape it makes impossible.
+    const std::string msg = e.what(), key = params.begin()->first;
     EXPECT_TRUE(msg.find(key) != std::string::npos || msg.find("team") != std::string::npos) << msg;
     return;
   }
   const std::vector<float> v = run_strategy(*s, a, g, in);
   if (coulomb) {
-    expect_within_tolerance(name, g, v, float64_expected(a, g), params);
+    expect_within_tolerance(name, g, v, float64_expected(a, g), text(params));
     return;
   }
   const std::vector<double> ref = reference_potential(a, g, in);
   double d2 = 0, r2 = 0;
   for (std::size_t p = 0; p < ref.size(); ++p) d2 += (v[p] - ref[p]) * (v[p] - ref[p]), r2 += ref[p] * ref[p];
-  EXPECT_LE(std::sqrt(d2 / r2), max_relative_l2) << params;
+  EXPECT_LE(std::sqrt(d2 / r2), max_relative_l2) << text(params);
 }
 
 std::string printable(const ::testing::TestParamInfo<declared_case>& info) {
@@ -87,18 +94,20 @@ TEST(DeclaredParameters, EveryParameterIsDeclaredOnceWithADefaultAndAMeaning) {
   for (const auto& e : potential_strategies().entries())
     for (std::size_t i = 0; i < e.parameters.size(); ++i) {
       const auto& p = e.parameters[i];
-      EXPECT_FALSE(p.host_default.empty()) << e.name << "." << p.name;
+      EXPECT_FALSE(p.default_text.empty()) << e.name << "." << p.name;
       EXPECT_FALSE(p.doc.empty()) << e.name << "." << p.name;
       for (std::size_t j = 0; j < i; ++j) EXPECT_NE(e.parameters[j].name, p.name) << e.name;
     }
 }
 
-TEST(DeclaredParameters, AnUndeclaredNameIsAProgrammingError) {
-  const parameter_space space{{"c", parameter_type::integer, {}, 1, 4, "2", "", "c"}};
-  const parameter_reader r(space, nullptr, false);
-  EXPECT_EQ(r.integer("c"), 2);
-  EXPECT_THROW(r.integer("undeclared"), error);
-  EXPECT_THROW(r.real("c"), error);  // declared with another type
+TEST(DeclaredParameters, AnUndeclaredNameIsAParameterError) {
+  for (const auto& e : potential_strategies().entries()) {
+    if (!e.available()) continue;
+    const interaction in = e.can("coulomb") ? coulomb_interaction() : cutoff_interaction(4.0, cutoff_function::cutcp);
+    const std::string msg =
+        ppl_test::error_of<parameter_error>([&] { make_strategy(e.name, {{"undeclared", 1}}, in); });
+    EXPECT_NE(msg.find("'undeclared' is not a parameter of this strategy"), std::string::npos) << e.name << ": " << msg;
+  }
 }
 
 }  // namespace

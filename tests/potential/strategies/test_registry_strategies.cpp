@@ -10,10 +10,18 @@ namespace {
 
 class PotentialStrategy : public ::testing::TestWithParam<std::string> {
  protected:
+  // On every execution space of the build (OpenMP and Serial in a host build; a CUDA-only strategy on the default).
   void expect_matches(const atoms& a, const lattice& g, const std::string& what) {
     auto s = make_strategy(GetParam());
-    const std::vector<float> v = run_strategy(*s, a, g);
-    expect_within_tolerance(GetParam(), g, v, float64_expected(a, g), what);
+    const expected_values e = float64_expected(a, g);
+    for (const execution& space : spaces()) {
+      const std::vector<float> v = run_strategy(*s, a, g, coulomb_interaction(), space);
+      expect_within_tolerance(GetParam(), g, v, e, what + " on " + space.name());
+    }
+  }
+  std::vector<execution> spaces() const {
+    if (potential_strategies().find(GetParam())->needs == build_requirement::cuda) return {execution()};
+    return execution::all();
   }
 };
 
@@ -67,19 +75,24 @@ TEST_P(PotentialStrategy, AtomOnALatticePoint) {
   a.push_back(g.coord(0, 3) + 1e-5, g.coord(1, 8), g.coord(2, 6), -1.0);  // r^2 = 1e-10 < 1e-8: excluded
   a.push_back(g.coord(0, 30), g.coord(1, 2) + 1e-3, g.coord(2, 0), 0.5);  // r^2 = 1e-6: counted (500 e/A)
   auto s = make_strategy(GetParam());
-  const std::vector<float> v = run_strategy(*s, a, g);
-  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(std::isfinite(v[i])) << "point " << i;
-  expect_within_tolerance(GetParam(), g, v, float64_expected(a, g), "an atom on a lattice point", false);
-  // The coincident atom is left out at its point, not clamped: the value there stays far below 1.5 / 1e-4.
-  EXPECT_LT(std::abs(v[g.index(17, 4, 3)]), 1e3);
-  EXPECT_GT(v[g.index(30, 2, 0)], 300.0f);
+  for (const execution& space : spaces()) {
+    SCOPED_TRACE(space.name());
+    const std::vector<float> v = run_strategy(*s, a, g, coulomb_interaction(), space);
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_TRUE(std::isfinite(v[i])) << "point " << i;
+    expect_within_tolerance(GetParam(), g, v, float64_expected(a, g), "an atom on a lattice point", false);
+    // The coincident atom is left out at its point, not clamped: the value there stays far below 1.5 / 1e-4.
+    EXPECT_LT(std::abs(v[g.index(17, 4, 3)]), 1e3);
+    EXPECT_GT(v[g.index(30, 2, 0)], 300.0f);
+  }
 }
 
 TEST_P(PotentialStrategy, ZeroAtomsGiveZeros) {
   const lattice g = make_lattice(0, 0, 0, 0.5, 37, 23, 11);
   auto s = make_strategy(GetParam());
-  const std::vector<float> v = run_strategy(*s, atoms{}, g);
-  for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], 0.0f) << "point " << i;
+  for (const execution& space : spaces()) {
+    const std::vector<float> v = run_strategy(*s, atoms{}, g, coulomb_interaction(), space);
+    for (std::size_t i = 0; i < v.size(); ++i) ASSERT_EQ(v[i], 0.0f) << space.name() << " point " << i;
+  }
 }
 
 TEST_P(PotentialStrategy, FarAwayCoordinatesGiveTheSameMap) {
@@ -102,8 +115,7 @@ TEST_P(PotentialStrategy, FarAwayCoordinatesGiveTheSameMap) {
 }
 
 TEST_P(PotentialStrategy, UnknownParameterIsReported) {
-  const config_node params = config_node::from_string("no_such_parameter: 1\n", "job.yaml");
-  EXPECT_THROW(make_potential_strategy(GetParam(), &params, coulomb_interaction(), "test"), input_error);
+  EXPECT_THROW(make_strategy(GetParam(), {{"no_such_parameter", 1}}), parameter_error);
 }
 
 TEST_P(PotentialStrategy, AccumulateAddsToTheMap) {
@@ -112,18 +124,20 @@ TEST_P(PotentialStrategy, AccumulateAddsToTheMap) {
   const atoms a = atoms_around(g, 200, 2.0, test_seed());
   auto s = make_strategy(GetParam());
   const auto plan = s->prepare({a, g, coulomb_interaction()});
-  potential_view out("potential", g.size());
-  s->compute(*plan, out, write_mode::overwrite);
-  const auto once = Kokkos::create_mirror(out);  // a copy even where `out` is host memory
-  Kokkos::deep_copy(once, out);
-  s->compute(*plan, out, write_mode::accumulate);
-  const auto twice = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
-  // scatter adds its terms onto the values already there, so the sums round differently: 1e-5 of the map's scale
-  // (an overwrite instead of an add is off by 100%).
-  float scale = 0.0f;
-  for (std::size_t i = 0; i < g.size(); ++i) scale = std::max(scale, std::abs(once(i)));
-  for (std::size_t i = 0; i < g.size(); ++i)
-    ASSERT_NEAR(twice(i), 2.0f * once(i), 1e-5f * scale) << GetParam() << " point " << i;
+  for (const execution& space : spaces()) {
+    potential_view out("potential", g.size());
+    s->compute(space, *plan, out, write_mode::overwrite);
+    const auto once = Kokkos::create_mirror(out);  // a copy even where `out` is host memory
+    Kokkos::deep_copy(once, out);
+    s->compute(space, *plan, out, write_mode::accumulate);
+    const auto twice = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
+    // scatter adds its terms onto the values already there, so the sums round differently: 1e-5 of the map's scale
+    // (an overwrite instead of an add is off by 100%).
+    float scale = 0.0f;
+    for (std::size_t i = 0; i < g.size(); ++i) scale = std::max(scale, std::abs(once(i)));
+    for (std::size_t i = 0; i < g.size(); ++i)
+      ASSERT_NEAR(twice(i), 2.0f * once(i), 1e-5f * scale) << GetParam() << " on " << space.name() << " point " << i;
+  }
 }
 
 std::string printable(const ::testing::TestParamInfo<std::string>& info) {

@@ -64,7 +64,7 @@ KOKKOS_FORCEINLINE_FUNCTION void accumulate_row_dyz2(const float (&x)[C], float 
       const float r2 = dx * dx + dyz2;
       // A select of the product, not a product with a mask: an expression unlike the unmasked loop's FMA, so that
       // nvcc does not sink both loops' accumulations below the branch, where each atom would wait for its last
-      // rsqrt (8% slower on the H200: perf/results/h200-run4).
+      // rsqrt (8% slower on the H200: perf/results/potential-h200).
       v[c] += r2 < coincidence_radius2_f ? 0.0f : term(q, r2, fast_rsqrt(r2));
     }
   }

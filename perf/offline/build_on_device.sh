@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# On the offline GPU machine: builds the cuda variant there instead of carrying binaries. Needs .devkit/ from
+# perf/offline/make_devkit.sh (run on a machine with network):
+#   .devkit/kokkos-cuda  a copy of ~/.cache/ppl-deps/kokkos-cuda (Kokkos + Kokkos Kernels, CUDA variant)
+#   .devkit/root         Debian packages unpacked with dpkg -x (yaml-cpp, fmt, CLI11, nlohmann-json, GoogleTest,
+#                        Google Benchmark, Eigen)
+# Then fills .device/bin and .device/lib as perf/offline/pack.sh does, so the perf/device drivers run unchanged.
+#
+#   perf/offline/build_on_device.sh     (about a minute on 16 cores)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+kit=$PWD/.devkit
+[ -d "$kit/kokkos-cuda" ] || { echo "no .devkit/kokkos-cuda: run perf/offline/make_devkit.sh where there is network" >&2; exit 2; }
+mkdir -p "$HOME/.cache/ppl-deps"
+ln -sfn "$kit/kokkos-cuda" "$HOME/.cache/ppl-deps/kokkos-cuda"
+# Kokkos' exported targets name the CUDA libraries by the build machine's layout (/usr/local/cuda/lib/...).
+for lib in stubs/libcuda.so libcudart.so; do
+  if [ ! -e "/usr/local/cuda/lib/$lib" ]; then
+    found=$(find -L /usr/local/cuda/ /usr/local/cuda/lib64 -path "*$lib" 2>/dev/null | head -1) || true
+    mkdir -p "$(dirname "/usr/local/cuda/lib/$lib")"
+    ln -sf "$found" "/usr/local/cuda/lib/$lib"
+  fi
+done
+start=$(date +%s)
+cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" >/dev/null
+cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || { tail -60 build/device/build.log; exit 1; }
+echo "device build: $(($(date +%s) - start)) s"
+mkdir -p .device/bin .device/lib
+for exe in build/device/ppl build/device/tests/test_* build/device/tests/*/test_* build/device/perf/*/bench_*; do
+  if [ -x "$exe" ] && [ -f "$exe" ]; then cp "$exe" .device/bin/; fi
+done
+cp -P "$kit"/root/usr/lib/x86_64-linux-gnu/lib{yaml-cpp,fmt,benchmark}.so* .device/lib/
+ls .device/bin
