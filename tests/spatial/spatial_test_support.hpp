@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "ppl/spatial/atom_bins.hpp"
-#include "sparse/portable_random.hpp"
+#include "support/portable_random.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::spatial_test {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
-#include "ppl/potential/potential_strategy.hpp"
+#include "ppl/spatial/point_charges.hpp"
 #include "ppl/spatial/atom_bins.hpp"
 #include "ppl/spatial/bin_grid.hpp"
 #include "spatial_test_support.hpp"

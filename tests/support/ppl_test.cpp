@@ -12,7 +12,6 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "ppl/jobs/job.hpp"
 
 namespace ppl_test {
 
@@ -136,17 +135,6 @@ std::string run_command(const std::string& cmd, int& status) {
   for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
   status = pclose(p);
   return out;
-}
-
-int run_job(const std::string& path, std::string* output) {
-  const auto started = std::chrono::steady_clock::now();  // as ppl's main: the job's time includes its loading
-  auto j = ppl::load_job(path, {});
-  std::ostringstream out;
-  ppl::job_context ctx{out};
-  ctx.started = started;
-  const int rc = j->run(ctx);
-  if (output) *output = out.str();
-  return rc;
 }
 
 }  // namespace ppl_test

@@ -59,7 +59,8 @@ nlohmann::json read_json(const std::string& path);
 // status in `status` (-1 when it could not be started).
 std::string run_command(const std::string& cmd, int& status);
 
-// Loads and runs the job file at `path` in this process; its exit code, its printed text in *output if given.
+// Loads and runs the job file at `path` in this process; its exit code, its printed text in *output if given
+// (support/job_runner.cpp: only the job layer's tests link it).
 int run_job(const std::string& path, std::string* output = nullptr);
 
 // The seed of this test run: fixed by default (the same inputs on every platform and run); PPL_TEST_SEED=<n> sets

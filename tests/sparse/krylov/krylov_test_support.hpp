@@ -8,7 +8,7 @@
 
 #include "ppl/sparse/csr.hpp"
 #include "ppl/sparse/matrix_market.hpp"
-#include "sparse/portable_random.hpp"
+#include "support/portable_random.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::test {

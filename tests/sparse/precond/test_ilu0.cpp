@@ -15,7 +15,7 @@
 #include "ppl/sparse/matrix_market.hpp"
 #include "sparse/host_ilu0.hpp"
 #include "sparse/krylov/krylov_test_support.hpp"
-#include "sparse/portable_random.hpp"
+#include "support/portable_random.hpp"
 
 namespace ppl::test {
 namespace {

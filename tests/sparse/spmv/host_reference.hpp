@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ppl/sparse/csr.hpp"
-#include "sparse/portable_random.hpp"
+#include "support/portable_random.hpp"
 
 namespace ppl::test {
 

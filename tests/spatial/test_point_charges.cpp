@@ -3,7 +3,7 @@
 
 #include <cmath>
 
-#include "ppl/potential/potential_strategy.hpp"
+#include "ppl/spatial/point_charges.hpp"
 
 TEST(to_device, shifts_by_the_origin_before_rounding_far_away_coordinates) {
   ppl::atoms a;

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "krylov_test_support.hpp"
+#include "sparse/krylov/krylov_test_support.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/sparse/generators.hpp"
