@@ -136,15 +136,14 @@ void read_solver(const config_node& root, solve_config& s) {
     throw input_error(c->find("dtol")->where() + ": 'solver.dtol' = " + fmt::format("{:g}", o.dtol) +
                       " must be greater than 1: the factor by which the residual may grow before the solve stops "
                       "with diverged_dtol (.inf: never)");
-  // Registered names only; one this build cannot run says which build has it.
+  // The registry's names: an unknown one is a choice error listing them, a registered one this build cannot run
+  // says which build has it.
   o.preconditioner = c->get<std::string>("preconditioner", "none");
-  if (preconditioners().lookup(o.preconditioner) == nullptr ||
-      !preconditioners().lookup(o.preconditioner)->available()) {
-    if (preconditioners().lookup(o.preconditioner) != nullptr)
-      preconditioners().get(o.preconditioner, c->where("preconditioner") + ": solver.preconditioner");
+  if (preconditioners().lookup(o.preconditioner) == nullptr)
     c->get_choice("preconditioner", "none", preconditioners().names());
-  }
-  const auto& precond = preconditioners().get(o.preconditioner, "solver.preconditioner");
+  const auto& precond = preconditioners().get(
+      o.preconditioner,
+      c->has("preconditioner") ? c->where("preconditioner") + ": solver.preconditioner" : "solver.preconditioner");
   const auto pp = c->find("preconditioner_params");
   if (pp && !pp->is_map())
     throw input_error(pp->where() +

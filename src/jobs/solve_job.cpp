@@ -194,7 +194,7 @@ int solve_job::run(job_context& ctx) {
       {"execution_space", sysinfo.default_execution_space},
       {"concurrency", sysinfo.concurrency}};
   for (const auto& [name, v] : method_params)  // GMRES: "restart"
-    j["solver"][name] = std::visit([](const auto& x) { return nlohmann::json(x); }, v);
+    j["solver"][name] = std::visit([](const auto& value) { return nlohmann::json(value); }, v);
   if (r.times.profiled)
     j["times"]["phases"] = {{"spmv", r.times.spmv},
                             {"dot", r.times.dot},

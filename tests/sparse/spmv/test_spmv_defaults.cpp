@@ -8,6 +8,7 @@
 
 #include "ppl/sparse/generators.hpp"
 #include "ppl/sparse/spmv_defaults.hpp"
+#include "ppl/sparse/spmv_strategies.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
 
 namespace ppl {
@@ -69,6 +70,24 @@ TEST(spmv_defaults, cuda_auto_takes_stream_cuda_where_it_was_measured_fastest) {
 #else
   EXPECT_TRUE(cuda_prefers_stream(81));  // stream_cuda the faster with Kokkos 3.4
 #endif
+}
+
+// The declared defaults are the parameter structs' (one source), and say "auto" where the rules above decide.
+TEST(spmv_defaults, declared_defaults_are_the_structs_and_the_rules) {
+  EXPECT_EQ(vector_spmv_params{}.threads_per_row, vector_default_threads_per_row);
+  auto default_of = [](const std::string& strategy, const std::string& parameter) {
+    for (const auto& p : spmv_strategies().lookup(strategy)->parameters)
+      if (p.name == parameter) return p.default_text;
+    return std::string("(not declared)");
+  };
+  EXPECT_EQ(default_of("vector", "threads_per_row"), "8");
+  EXPECT_EQ(default_of("vector", "rows_per_team"), "auto");
+  EXPECT_EQ(default_of("auto", "rows_per_team"), "auto");
+  EXPECT_EQ(default_of("stream", "rows_per_team"), "auto");
+  EXPECT_EQ(default_of("vector_cuda", "threads_per_row"), "auto");
+  EXPECT_EQ(default_of("stream_cuda", "rows_per_team"), "auto");
+  EXPECT_TRUE(spmv_strategies().lookup("scalar")->parameters.empty());
+  EXPECT_TRUE(spmv_strategies().lookup("kokkos_kernels")->parameters.empty());
 }
 
 TEST(spmv_defaults, strategies_report_the_defaults_they_chose) {
