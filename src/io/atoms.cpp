@@ -100,8 +100,8 @@ namespace {
 // The generators give the same atoms for a seed on every platform: mt19937_64 is fully specified, [0, 1) comes
 // from its top 53 bits (uniform_real_distribution differs between standard libraries), and the arithmetic is +, *,
 // / and sqrt only, which IEEE 754 rounds the same everywhere; libm's sin, cos and cbrt may differ in the last place,
-// so they are not used, and src/potential/CMakeLists.txt forbids fused multiply-adds in this file (GCC fuses
-// a * b + c by default where the processor has FMA, as on aarch64). tests/potential/io/test_generators.cpp holds
+// so they are not used, and src/CMakeLists.txt forbids fused multiply-adds in this file (GCC fuses
+// a * b + c by default where the processor has FMA, as on aarch64). tests/io/test_generators.cpp holds
 // golden values.
 double unit(std::mt19937_64& rng) {
   return double(rng() >> 11) * 0x1.0p-53;

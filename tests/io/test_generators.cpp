@@ -121,7 +121,7 @@ TEST(water_box, deterministic_for_a_seed_and_random_orientations) {
 }
 
 // Golden values: "same seed, same atoms on every platform" (docs/config.md). The generators use only
-// mt19937_64 and correctly rounded arithmetic (src/potential/atoms.cpp), so these bits must come out everywhere.
+// mt19937_64 and correctly rounded arithmetic (src/io/atoms.cpp), so these bits must come out everywhere.
 namespace {
 
 // FNV-1a over the bit patterns of every coordinate and charge, atom by atom.

@@ -3,7 +3,7 @@
 //
 // Who reads it: PyMOL (`load map.mrc`), UCSF ChimeraX and Chimera (`open map.mrc`), VMD (its ccp4plugin reads .mrc
 // and .ccp4), and Python through mrcfile, which GridDataFormats (`gridData.Grid("map.mrc")`, MDAnalysis) uses.
-// test_potential_io reads what write_mrc writes with Debian's python3-mrcfile (`mrcfile.validate` + the data).
+// test_io reads what write_mrc writes with Debian's python3-mrcfile (`mrcfile.validate` + the data).
 //
 // The layout (1024-byte header of 256 four-byte words, little-endian, no extended header, then the data):
 //   words 1-3 nx ny nz = dims          4 mode = 2 (float32)        5-7 nxstart nystart nzstart = 0

@@ -1,7 +1,7 @@
 #pragma once
 // A checked view of a YAML job file. Every key a reader asks about is remembered; after a job has read its
 // configuration, check_all_used() reports any key nobody asked about, with file:line:column and the valid keys.
-// Wrong types and out-of-range values are reported the same way. yaml-cpp stays inside src/core/config_yaml.cpp.
+// Wrong types and out-of-range values are reported the same way. yaml-cpp stays inside src/jobs/config_yaml.cpp.
 #include <memory>
 #include <optional>
 #include <string>
