@@ -18,8 +18,8 @@ int auto_threads_per_row(double mean_nnz) {
   return p >= 5 ? 32 : (1 << p);
 }
 
-// On the H200 with Kokkos 3.4 (perf/results/round19-h200, round22-h200, round23-h200) stream_cuda is the fastest at
-// 27 and 81 nonzeros per row, 1M and 3M rows. Built against Kokkos 4.6 (round22, round23) vector_cuda [16] is the
+// On the H200 with Kokkos 3.4 (perf/results/spmv-h200, spmv-h200/kokkos46) stream_cuda is the fastest at
+// 27 and 81 nonzeros per row, 1M and 3M rows. Built against Kokkos 4.6 (spmv-h200/kokkos46) vector_cuda [16] is the
 // faster at 81 (0.736 against 0.823 ms at 3M rows; its kernel is compiled differently there, 30 registers against
 // 24) and stream_cuda at 27; the rule switches at the geometric mean of the two, 47 (nothing between was measured).
 bool cuda_prefers_stream(double mean_nnz) {
@@ -31,7 +31,7 @@ bool cuda_prefers_stream(double mean_nnz) {
 #endif
 }
 
-// 27 per row -> 8, 81 -> 16: the fastest on the H200 (perf/results/h200-run4).
+// 27 per row -> 8, 81 -> 16: the fastest on the H200 (perf/results/spmv-h200/probe).
 int cuda_threads_per_row(double mean_nnz) {
   int t = 1;
   while (t < 32 && 2 * t * 3 <= mean_nnz) t *= 2;

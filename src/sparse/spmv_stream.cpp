@@ -6,7 +6,7 @@
 // 256 / R vector lanes. The vector mapping instead gives each row a fixed lane group, which idles lanes on the last
 // stride of every row (27 nonzeros on 8 lanes: 4 strides, 27/32 lanes busy) and splits a warp's loads into
 // row-sized pieces; on the H200 that is 2.55 TB/s against 3.61 TB/s for this design on the 27-per-row matrix
-// (perf/results/h200-run4, the probe).
+// (perf/results/spmv-h200/probe).
 // A team whose range exceeds the scratch capacity (rows much longer than the mean) falls back to the vector
 // mapping from global memory, so any matrix is handled; the capacity is sized from the mean row length. Runs on
 // every execution space.
@@ -20,7 +20,7 @@ namespace ppl {
 namespace {
 
 // At most 32 registers, so that 8 teams of 256 threads fit on an SM: a memory-bound kernel needs the loads of
-// every warp it can hold in flight (without the bound nvcc took 40 registers: 6 teams, ncu, run 4).
+// every warp it can hold in flight (without the bound nvcc took 40 registers: 6 teams, perf/results/spmv-h200/ncu).
 template <class Space>
 using team_policy = Kokkos::TeamPolicy<Space, Kokkos::LaunchBounds<256, 8>>;
 constexpr bool host_space = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
@@ -54,7 +54,7 @@ struct stream_kernel {
         for (int j0 = t + l; j0 < nnz; j0 += team_threads * unroll) {
           // Every load unconditional (past the end: the last entry again), so that all 3 x unroll loads of a
           // thread are in flight together; only the stores are conditional. With the x loads under the store's
-          // condition they waited one by one (ncu: 40% slower, perf/results/h200-run4).
+          // condition they waited one by one (ncu: 40% slower, perf/results/spmv-h200/ncu).
           int c[unroll];
           double v[unroll], xv[unroll];
           for (int u = 0; u < unroll; ++u) {
@@ -71,7 +71,7 @@ struct stream_kernel {
       // Phase 2 without Kokkos' nested reduction: each row's `lanes` threads leave partial sums in scratch, then
       // one thread per row adds them. A ThreadVectorRange reduction here (Kokkos 3.4, CUDA) divides by the run-time
       // vector length and shuffles in a loop of run-time width: the kernel executed about twice the probe's
-      // instructions (SASS and Nsight Compute, perf/results/round15-h200).
+      // instructions (SASS and Nsight Compute, perf/results/spmv-h200/ncu).
       Kokkos::parallel_for(Kokkos::ThreadVectorRange(m, lanes), [&](const int l) {
         for (int r = m.team_rank(); r < count; r += m.team_size()) {
           const int b = static_cast<int>(row_map(first + r) - base),

@@ -63,7 +63,7 @@ KOKKOS_FORCEINLINE_FUNCTION void for_run(const runs& e, const int w, const Load&
 }
 
 // N sums as one fixed-size value: Kokkos (3.4, CUDA) reduces a value of static size with warp shuffles in
-// registers, where a run-time-sized array reduction (value_type = double[], what this file used until run 4) goes
+// registers, where a run-time-sized array reduction (value_type = double[]) goes
 // through shared memory per thread and took most of an iteration's dot time on the H200.
 template <int N>
 struct sums {
@@ -348,7 +348,7 @@ struct combine_functor : std::conditional<Norm, sum_reduction<1>, no_reduction>:
 
 // --- reductions on a GPU ---
 // Kokkos' own reductions are slow for these bandwidth-bound sums on the H200 (bench_vector_ops,
-// perf/results/round14-h200): a range reduction (Kokkos 3.4) runs at most 256 blocks, 12.5% of the warps an SM can
+// perf/results/spmv-h200/probe): a range reduction (Kokkos 3.4) runs at most 256 blocks, 12.5% of the warps an SM can
 // hold, so each thread walks a long chain of dependent loads (dots3 at 3M rows: 1.65 TB/s, 40% of copy); a team
 // reduction with more teams lets the last block add the teams' partials with one warp, a global-memory round trip
 // per 32 teams (dots3 with 4 teams per SM: 1.34 TB/s; with 8: 0.89). Here the teams of one wave (4 per SM, 64

@@ -3,7 +3,7 @@
 // nonzero range with consecutive threads on consecutive j into shared memory, phase 2 sums each row with 256 / R
 // threads and warp shuffles. What the portable kernel cannot say through Kokkos 3.4:
 //  - cache hints: the matrix is streamed with __ldcs (evict-first: 1 GB passing through L2 does not push x out of it)
-//    and x and the row offsets are read with __ldg (the probe, perf/results/round14-h200: 3616 GB/s with the hints,
+//    and x and the row offsets are read with __ldg (the probe, perf/results/spmv-h200/probe: 3616 GB/s with the hints,
 //    3287 with plain loads, on the 27-per-row matrix at 3M rows);
 //  - a compile-time row count R, so phase 2's lane count and shuffle widths are constants;
 //  - the block's row offsets in __shared__ memory, read once;
@@ -11,7 +11,7 @@
 //    default at initialisation (cudaDeviceSetCacheConfig), which gives a kernel without a preference of its own 228
 //    KiB of shared memory and the rest, about 24 KiB, of L1. With that split this kernel ran at 2847 GB/s, the same
 //    kernel in the probe (no Kokkos) at 3616: the same instructions and occupancy, L1 hit rate 42% against 46%
-//    (Nsight Compute, perf/results/round17-h200). The kernel asks for the shared memory its 8 blocks per SM need.
+//    (Nsight Compute, perf/results/spmv-h200/ncu). The kernel asks for the shared memory its 8 blocks per SM need.
 // A block whose range exceeds the shared capacity (rows much longer than the mean) sums its rows from global memory
 // with the same lanes, so any matrix is handled.
 #include <cuda_runtime.h>

@@ -1,7 +1,7 @@
 // `vector_cuda`: the vector mapping written for the GPU. A flat RangePolicy of rows x threads_per_row threads
 // (padded to whole warps) so that each aligned group of T lanes of a warp owns one row; the row's sum is reduced
-// with warp shuffles. Plain loads: the cache hints this kernel used until run 4 (__ldcs for the matrix, __ldg for
-// x) made it 14% slower on the 27-per-row matrix and 4% on the 81-per-row one (perf/results/h200-run4, the probe).
+// with warp shuffles. Plain loads: cache hints (__ldcs for the matrix, __ldg for
+// x) made it 14% slower on the 27-per-row matrix and 4% on the 81-per-row one (perf/results/spmv-h200/probe).
 // threads_per_row defaults to cuda_threads_per_row(mean row length). Runs on the default (CUDA) execution space, on
 // the instance's stream. Functor with explicit members (see the
 // lambda pitfall in kokkos-cuda.md).

@@ -11,7 +11,7 @@
 // block, not a row, per call: a function of another target is not inlined into Kokkos' generic loop, and one call
 // per row would cost more than it saves. Blocks are scheduled dynamically (Kokkos starts from the static split and
 // lets idle threads take blocks from busy ones): on the 16 threads of the H200 machine's CPU a static split left
-// Kokkos Kernels' dynamically scheduled spmv 15-29% ahead (perf/results/round26-h200).
+// Kokkos Kernels' dynamically scheduled spmv 15-29% ahead (perf/results/spmv-h200-host).
 #include "ppl/core/registry.hpp"
 
 #if defined(PPL_HAS_X86_SIMD)
