@@ -25,10 +25,12 @@ die() {
   exit 2
 }
 
-# exe NAME: the absolute path of a built program (ppl, test_*, bench_*) in PPL_BUILD or .device/bin; fails if there is none.
-exe() {
+# find_built NAME DIR...: the first executable NAME under the first of DIRs (relative to the repository) that has
+# one; prints nothing and fails when none does.
+find_built() {
   local name=$1 dir hit
-  for dir in "$PPL_BUILD" "$PPL_ROOT/.device/bin"; do
+  shift
+  for dir in "$@"; do
     [[ $dir == /* ]] || dir=$PPL_ROOT/$dir
     [ -d "$dir" ] || continue
     hit=$(find "$dir" -maxdepth 4 -type f -name "$name" -perm -u+x 2>/dev/null | sort | head -1) || true
@@ -37,24 +39,21 @@ exe() {
       return 0
     fi
   done
-  echo "error: $name is not built: cmake/deps/bootstrap.sh cuda && cmake --workflow --preset cuda-build" \
+  return 1
+}
+
+# exe NAME: the absolute path of a built program (ppl, test_*, bench_*) in PPL_BUILD or .device/bin; fails if there is none.
+exe() {
+  find_built "$1" "$PPL_BUILD" "$PPL_ROOT/.device/bin" && return 0
+  echo "error: $1 is not built: cmake/deps/bootstrap.sh cuda && cmake --workflow --preset cuda-build" \
     "(or PPL_BUILD=folder; offline machines: perf/offline/README.md)" >&2
   return 1
 }
 
 # host_exe NAME: the same in the OpenMP build (PPL_OPENMP_BUILD, or .device/omp offline).
 host_exe() {
-  local name=$1 dir hit
-  for dir in "$PPL_OPENMP_BUILD" "$PPL_ROOT/.device/omp"; do
-    [[ $dir == /* ]] || dir=$PPL_ROOT/$dir
-    [ -d "$dir" ] || continue
-    hit=$(find "$dir" -maxdepth 4 -type f -name "$name" -perm -u+x 2>/dev/null | sort | head -1) || true
-    if [ -n "$hit" ]; then
-      echo "$hit"
-      return 0
-    fi
-  done
-  echo "error: $name is not built for OpenMP: cmake/deps/bootstrap.sh openmp && cmake --workflow --preset" \
+  find_built "$1" "$PPL_OPENMP_BUILD" "$PPL_ROOT/.device/omp" && return 0
+  echo "error: $1 is not built for OpenMP: cmake/deps/bootstrap.sh openmp && cmake --workflow --preset" \
     "openmp-build (or PPL_OPENMP_BUILD=folder)" >&2
   return 1
 }
