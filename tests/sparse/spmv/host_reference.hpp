@@ -8,6 +8,7 @@
 #include <limits>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,8 @@ inline host_csr random_csr(const std::vector<int>& row_lengths, int cols, std::u
   std::vector<int> all(cols);
   for (int c = 0; c < cols; ++c) all[c] = c;
   for (int len : row_lengths) {
+    // A row longer than the matrix is wide would read past `all` (silently, outside sanitizer builds).
+    if (len < 0 || len > cols) throw std::invalid_argument("random_csr: row length outside 0..cols");
     shuffle(all, rng);
     std::vector<int> pick(all.begin(), all.begin() + len);
     std::sort(pick.begin(), pick.end());

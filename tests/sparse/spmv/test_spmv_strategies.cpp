@@ -146,7 +146,7 @@ TEST(spmv_reference, tolerance_detects_a_wrong_index) {
 
 // A strategy without the `every_space` capability refuses another space (ppl::error) instead of running elsewhere.
 TEST_P(spmv_strategy_test, runs_on_every_space_it_declares_and_refuses_the_others) {
-  const host_csr h = test::random_csr(test::edge_case_row_lengths(50, 81), 60, 82);
+  const host_csr h = test::random_csr(test::edge_case_row_lengths(50, 81), 1100, 82);
   const crs_matrix A = to_device(h);
   auto s = make();
   s->prepare(A);
