@@ -58,11 +58,12 @@ done
 # ---------------------------------------------------------------------------------------------------------------
 # 1. Debian packages
 # clang-14, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and libomp-14-dev (Clang's OpenMP runtime) build the
-# fuzz/ harnesses (the `fuzz` preset).
+# fuzz/ harnesses (the `fuzz` preset). pdb2pqr turns PDB files into PQR (docs/quickstart.md, CTest docs.quickstart).
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib python3-mrcfile
-  python3-gemmi clang-14 libclang-rt-14-dev libomp-14-dev ccache)
+  python3-gemmi clang-14 libclang-rt-14-dev libomp-14-dev ccache
+  pdb2pqr)
 
 install_debian_packages() {
   local missing=()
