@@ -52,7 +52,11 @@ atoms read_input(const config_node& root) {
   if (size[0] * size[1] * size[2] > 1e9)  // 1e8 atoms, the limit of input.random too
     throw input_error(w.where("size") + ": water_box volume above 1e9 A^3 (1e8 atoms)");
   const long seed = w.get_in<long>("seed", 1, 0, std::numeric_limits<long>::max());
-  return water_box(size[0], size[1], size[2], std::uint64_t(seed));
+  try {
+    return water_box(size[0], size[1], size[2], std::uint64_t(seed));
+  } catch (const input_error& e) {  // the generator knows the box, not where the job gave it
+    throw input_error(w.where("size") + ": " + e.what());
+  }
 }
 
 // `lattice:` explicit {origin, spacing, dims} or around the atoms {spacing, padding}; optional plane_z.
