@@ -56,4 +56,23 @@ for f in "${summaries[@]}"; do
 done
 [ $fail = 0 ] || exit 1
 "$py" "$repo/tests/cli/check_summaries.py" "$repo/docs/summary.schema.json" "${summaries[@]}" || exit 1
+# The revision: `ppl --version` and every summary name the same one, and a build from a git checkout has one.
+version=$("$ppl" --version | head -1)
+revisions=$("$py" -c 'import json, sys
+for p in sys.argv[1:]:
+    for line in open(p) if p.endswith(".jsonl") else [open(p).read()]:
+        if line.strip():
+            print(json.loads(line)["ppl"]["git_revision"])' "${summaries[@]}" | sort -u)
+if [ "$(echo "$revisions" | wc -l)" != 1 ]; then
+  echo "FAIL: the summaries name different revisions: $revisions"
+  exit 1
+fi
+if [ -e "$repo/.git" ] && [ "$revisions" = None ]; then
+  echo "FAIL: built from a git checkout, but the summaries' git_revision is null"
+  exit 1
+fi
+case "$version" in
+  *"($revisions)"* | *"(revision unknown)"*) ;;
+  *) echo "FAIL: ppl --version says '$version', the summaries '$revisions'"; exit 1 ;;
+esac
 echo "summary_schema: ${#summaries[@]} files valid"

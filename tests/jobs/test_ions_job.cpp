@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
-#include "ppl/io/atoms.hpp"
 #include "support/ppl_test.hpp"
 
 using ppl_test::read_json;

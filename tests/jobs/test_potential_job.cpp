@@ -234,6 +234,51 @@ TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_pl
   EXPECT_NEAR(dx.values[(std::size_t(8) * 29) + 8], -1.0 / std::sqrt(9.5), 1e-6);
 }
 
+TEST(map_command, the_extension_names_the_output_key) {
+  EXPECT_EQ(ppl::map_output_key("a.dx"), "dx");
+  EXPECT_EQ(ppl::map_output_key("dir.v/A.DX.GZ"), "dx");
+  EXPECT_EQ(ppl::map_output_key("a.mrc"), "mrc");
+  EXPECT_EQ(ppl::map_output_key("a.map"), "mrc");
+  EXPECT_EQ(ppl::map_output_key("a.raw.gz"), "raw");
+  for (const char* bad : {"a.gz", "a.dxx", ".dx", "a", "a.pqr", "a.mrc.gz"})
+    EXPECT_NE(error_of<ppl::input_error>([&] { ppl::map_output_key(bad); }).find("ppl map -o"), std::string::npos)
+        << bad;
+}
+
+TEST(map_command, is_the_potential_job_with_its_defaults) {
+  temp_dir t;
+  const auto pqr = t.write("two.pqr",
+                           "ATOM      1  NA  NA  A   1       1.000   2.000   3.000  1.0000 1.0\n"
+                           "HETATM    2  CL  CL      2       4.000   2.500   3.500 -1.0000 1.8\n");
+  // The same job as a file, with nothing but the input and the outputs: the map must be identical.
+  const auto job = t.write("job.yaml", "job: potential\ninput: {pqr: two.pqr}\noutput: {mrc: " + t.file("f.mrc") +
+                                           ", summary: " + t.file("f.json") + "}\n");
+  ASSERT_EQ(run_job(job), 0);
+  std::ostringstream out;
+  ppl::job_context ctx{out, true};
+  auto map = ppl::make_map_job(pqr, t.file("m.MRC"), t.file("m.json"), {"verification.mode=full"});
+  ASSERT_EQ(map->run(ctx), 0) << out.str();
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // The header's labels name no file; past the 1024-byte header the data must agree byte for byte.
+  EXPECT_EQ(bytes(t.file("m.MRC")).substr(1024), bytes(t.file("f.mrc")).substr(1024));
+  const auto s = read_json(t.file("m.json")), f = read_json(t.file("f.json"));
+  EXPECT_TRUE(s["job_file"].is_null());
+  EXPECT_EQ(f["job_file"], job);
+  EXPECT_EQ(s["job"], "potential");
+  EXPECT_EQ(s["outputs"][0]["format"], "mrc");
+  EXPECT_EQ(s["map"]["lattice"], f["map"]["lattice"]);
+  EXPECT_EQ(s["map"]["values"], f["map"]["values"]);
+  EXPECT_EQ(s["map"]["verification"]["mode"], "full");  // the --set override applied
+  // A --set key that does not exist is reported with the key, as for a job file.
+  EXPECT_NE(error_of<ppl::input_error>([&] {
+              ppl::make_map_job(pqr, t.file("x.dx"), "", {"lattice.spacng=1"});
+            }).find("--set lattice.spacng"),
+            std::string::npos);
+}
+
 TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   temp_dir t;
   const auto job = t.write("job.yaml",

@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sparse/krylov/krylov_test_support.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/sparse/generators.hpp"
+#include "sparse/krylov/krylov_test_support.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::test {

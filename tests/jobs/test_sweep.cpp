@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/sweep.hpp"
 #include "support/ppl_test.hpp"
