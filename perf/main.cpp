@@ -10,10 +10,6 @@
 #include "ppl/core/kokkos_session.hpp"
 #include "ppl/core/system_info.hpp"
 
-#ifndef PPL_GIT_REVISION
-#define PPL_GIT_REVISION "unknown"
-#endif
-
 int main(int argc, char** argv) {
   ppl::kokkos_session kokkos(argc, argv);  // takes the --kokkos-* flags; Google Benchmark gets the rest
   {
@@ -27,9 +23,9 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("concurrency", std::to_string(s.concurrency));
     benchmark::AddCustomContext("device_name", s.device_name);
     benchmark::AddCustomContext("multiprocessors", std::to_string(s.multiprocessors));
-    benchmark::AddCustomContext("sm_clock_ghz", std::to_string(s.clock_ghz));
+    benchmark::AddCustomContext("sm_clock_ghz", s.clock_ghz > 0 ? std::to_string(s.clock_ghz) : "unknown");
     benchmark::AddCustomContext("compiler", s.compiler);
-    benchmark::AddCustomContext("git_revision", PPL_GIT_REVISION);
+    benchmark::AddCustomContext("git_revision", ppl::build_git_revision() ? ppl::build_git_revision() : "unknown");
     benchmark::Initialize(&argc, argv);
     benchmark::RunSpecifiedBenchmarks();
     benchmark::Shutdown();

@@ -34,6 +34,35 @@ def save(fig, out):
     return out
 
 
+def upgrade(r):
+    """A record in the layout of docs/summary.schema.json (job "sweep"); records written before that layout
+    (no "schema" key: time.median, setup_seconds, a flat record) are rewritten into it, so old results still plot."""
+    if "schema" in r:
+        return r
+    t = r.get("time", {})
+    return {"job": "sweep", "key": r.get("key"),
+            "sweep": {"study": r.get("study"), "point": r.get("point"), "base_job": r.get("job"),
+                      "settings": r.get("settings", {}), "config": r.get("config", {})},
+            "measurement": {
+                "strategy": r.get("strategy", "?"),
+                "timing": {"median_s": t.get("median"), "min_s": t.get("min"), "max_s": t.get("max"),
+                           "samples_s": t.get("seconds", [])},
+                "time_per": "iteration" if r.get("time_unit") == "s per iteration" else "map",
+                "setup_s": r.get("setup_seconds"),
+                "throughput": {"value": r.get("throughput", 0), "unit": r.get("throughput_unit", "")},
+                "ceiling": {"kind": r.get("ceiling_kind", ""), "value": r.get("ceiling"),
+                            "fraction": r.get("fraction_of_ceiling")},
+                "problem": r.get("problem", {})}}
+
+
+def study_of(r):
+    return r["sweep"].get("study")
+
+
+def settings_of(r):
+    return r["sweep"].get("settings") or {}
+
+
 def load(path, study):
     records = []
     with open(path) as f:
@@ -41,10 +70,10 @@ def load(path, study):
             if not line.strip():
                 continue
             try:
-                r = json.loads(line)
-            except json.JSONDecodeError:
-                sys.exit(f"{path}:{n}: not a JSON record")
-            if study is None or r.get("study") == study:
+                r = upgrade(json.loads(line))
+            except (json.JSONDecodeError, AttributeError, KeyError):
+                sys.exit(f"{path}:{n}: not a sweep record")
+            if study is None or study_of(r) == study:
                 records.append(r)
     if not records:
         sys.exit(f"{path}: no records" + (f" of study '{study}'" if study else ""))
@@ -60,7 +89,7 @@ def varied_keys(records):
     values = defaultdict(set)
     order = []
     for r in records:
-        for k, v in r.get("settings", {}).items():
+        for k, v in settings_of(r).items():
             if k not in values:
                 order.append(k)
             values[k].add(text(v))
@@ -72,15 +101,16 @@ def numeric(v):
 
 
 def plot_throughput(records, param, out, study):
-    unit = records[0].get("throughput_unit", "")
+    unit = records[0]["measurement"]["throughput"]["unit"]
     others = [k for k, n in varied_keys(records) if k not in (param, "strategy") and n > 1]
     lines = defaultdict(list)
     for r in records:
-        s = r.get("settings", {})
+        s = settings_of(r)
         if param not in s:
             continue
-        label = r.get("strategy", "?") + "".join(f", {k}={text(s.get(k))}" for k in others)
-        lines[label].append((s[param], r.get("throughput", 0)))
+        m = r["measurement"]
+        label = m.get("strategy", "?") + "".join(f", {k}={text(s.get(k))}" for k in others)
+        lines[label].append((s[param], m["throughput"]["value"]))
     if not lines:
         return None
     fig, ax = plt.subplots(figsize=(8, 5))
@@ -104,8 +134,8 @@ def plot_throughput(records, param, out, study):
 
 
 def size_of(r):
-    p = r.get("problem", {})
-    if r.get("job") == "solve":
+    p = r["measurement"].get("problem", {})
+    if r["sweep"].get("base_job") == "solve":
         return p.get("nnz"), "nonzeros"
     return p.get("evaluations"), "atom-evaluations per map"
 
@@ -115,10 +145,10 @@ def plot_size(records, out, study):
     xlabel = ""
     for r in records:
         size, xlabel = size_of(r)
-        t = r.get("time", {}).get("median")
+        t = r["measurement"]["timing"].get("median_s")
         if not size or not t:
             continue
-        b = best[r.get("strategy", "?")]
+        b = best[r["measurement"].get("strategy", "?")]
         b[size] = min(b.get(size, math.inf), t)
     if sum(len(b) for b in best.values()) < 2 or all(len(b) < 2 for b in best.values()):
         return None
@@ -129,7 +159,7 @@ def plot_size(records, out, study):
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel(xlabel)
-    ax.set_ylabel(f"median time ({records[0].get('time_unit', 's')})")
+    ax.set_ylabel(f"median time (s per {records[0]['measurement']['time_per']})")
     ax.set_title(f"{study}: time against problem size (best point per strategy and size)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=7)
@@ -137,21 +167,23 @@ def plot_size(records, out, study):
 
 
 def threads_per_row(r):
-    s = r.get("settings", {})
+    s = settings_of(r)
     if "spmv.threads_per_row" in s:
         return s["spmv.threads_per_row"]
-    return r.get("config", {}).get("spmv", {}).get("threads_per_row")
+    return (r["sweep"].get("config") or {}).get("spmv", {}).get("threads_per_row")
 
 
 def plot_heatmap(records, out, study):
     cells = {}
     for r in records:
         tpr = threads_per_row(r)
-        p = r.get("problem", {})
-        if r.get("job") != "solve" or tpr is None or not r.get("time", {}).get("median"):
+        m = r["measurement"]
+        p = m.get("problem", {})
+        t = m["timing"].get("median_s")
+        if r["sweep"].get("base_job") != "solve" or tpr is None or not t:
             continue
         row = (round(p.get("nnz_per_row", 0), 1), p.get("rows", 0))
-        cells[(row, tpr)] = min(cells.get((row, tpr), math.inf), r["time"]["median"])
+        cells[(row, tpr)] = min(cells.get((row, tpr), math.inf), t)
     rows = sorted({k[0] for k in cells})
     cols = sorted({k[1] for k in cells})
     if len(cols) < 2:
@@ -181,14 +213,15 @@ def plot_heatmap(records, out, study):
 def plot_ceiling(records, out, study):
     best = {}
     for r in records:
-        f = r.get("fraction_of_ceiling")
+        f = r["measurement"]["ceiling"].get("fraction")
         if f is None:
             continue
-        s = r.get("strategy", "?")
+        s = r["measurement"].get("strategy", "?")
         best[s] = max(best.get(s, 0.0), f)
     if not best:
         return None
-    kind = next((r.get("ceiling_kind") for r in records if r.get("fraction_of_ceiling") is not None), "")
+    kind = next((r["measurement"]["ceiling"].get("kind") for r in records
+                 if r["measurement"]["ceiling"].get("fraction") is not None), "")
     names = sorted(best, key=lambda s: -best[s])
     fig, ax = plt.subplots(figsize=(max(6, 0.8 * len(names) + 2), 5))
     ax.bar(range(len(names)), [100 * best[n] for n in names])
@@ -209,8 +242,8 @@ def main():
     ap.add_argument("--study", help="only the records of this study (default: the first record's)")
     a = ap.parse_args()
     records = load(a.results, a.study)
-    study = a.study or records[0].get("study", os.path.splitext(os.path.basename(a.results))[0])
-    records = [r for r in records if r.get("study") == study]
+    study = a.study or study_of(records[0]) or os.path.splitext(os.path.basename(a.results))[0]
+    records = [r for r in records if study_of(r) == study]
     keys = varied_keys(records)
     param = a.param or next((k for k, n in keys if k != "strategy" and n > 1), None) or \
         next((k for k, _ in keys), None)

@@ -175,9 +175,43 @@ def ilu0(path):
         print(f"{name:44} {b['real_time']:10.3f} ms (cv {cv_text(a)}) {extra}")
 
 
-def job_line(path):
-    s = load(path)
-    name = os.path.basename(path)
+def solve_line(name, s):
+    t = s["timing"]
+    m = s["solver"]
+    phases = t.get("phases_s")
+    per_it = t.get("per_iteration_s")
+    return (f"{name}: {m['method']} + {m['preconditioner']} {s['outcome']} in {s['iterations']} iterations, true "
+            f"residual {s['true_residual_relative']:.2e} (relative), "
+            + (f"{1e3 * per_it:.4f} ms per iteration, " if per_it is not None else "")
+            + f"set-up {t['setup_s']:.3f} s (preconditioner {t['precond_setup_s']:.3f} s), total {t['total_s']:.3f} s, "
+            f"SpMV {s['spmv'].get('mapping', '')}" + (f"; fenced phases (s): {phases}" if phases else ""))
+
+
+def map_line(name, m, ions):
+    t = m["timing"]
+    w = m["work"]
+    line = (f"{name}: {m['strategy']['chosen']} median {1e3 * t['median_s']:.3f} ms (min {1e3 * t['min_s']:.3f}, "
+            f"max {1e3 * t['max_s']:.3f}; {t['warmup']} warm-up, {t['repeats']} timed), "
+            f"{w['atom_evaluations_per_s']:.3e}/s, set-up {1e3 * m['setup_s']:.2f} ms")
+    sb = m.get("strategy_breakdown", {})
+    if "setup_binning_s" in sb:
+        line += (f" (upload {1e3 * sb['setup_upload_s']:.2f}, binning {1e3 * sb['setup_binning_s']:.2f}, overflow "
+                 f"atoms {sb.get('overflow_atoms', 0):.0f})")
+    if w.get("efficiency") is not None:
+        line += f", work efficiency {100 * w['efficiency']:.1f}%"
+    v = m["verification"]
+    if v["mode"] != "none":
+        line += f", error {v['relative_l2_error']:.2e} ({'passed' if v['passed'] else 'FAILED'})"
+    if ions:
+        p = ions["per_ion"]
+        line += (f"; ions: mask {1e3 * ions['mask_s']:.1f} ms, placement {1e3 * ions['placement_s']:.2f} ms for "
+                 f"{len(ions['placed'])}, per ion median {1e3 * p['median_s']:.4f} ms (min {1e3 * p['min_s']:.4f}, "
+                 f"max {1e3 * p['max_s']:.4f}), job {ions['job_s']:.3f} s")
+    return line
+
+
+def legacy_job_line(name, s):
+    """A summary written before docs/summary.schema.json (the results kept in perf/results/)."""
     if "outcome" in s and "times" in s:  # a solve job
         t = s["times"]
         method = f"{s['solver']['method']} + {s['solver']['preconditioner']}" if "solver" in s else "solve"
@@ -208,6 +242,19 @@ def job_line(path):
                  f"{len(i['placed'])}, per ion median {1e3 * p['median']:.4f} ms (min {1e3 * p['min']:.4f}, max "
                  f"{1e3 * p['max']:.4f}), job {i.get('job_seconds', float('nan')):.3f} s")
     return line
+
+
+def job_line(path):
+    """One line for a job summary (docs/summary.schema.json; older summaries through legacy_job_line)."""
+    s = load(path)
+    name = os.path.basename(path)
+    if "schema" not in s:
+        return legacy_job_line(name, s)
+    if s["job"] == "solve":
+        return solve_line(name, s["solve"])
+    if s["job"] in ("potential", "ions"):
+        return map_line(name, s["map"], s.get("ions"))
+    return f"{name}: job {s['job']} on {s['device']['name']} ({s['backend']['execution_space']})"
 
 
 def jobs(*paths):

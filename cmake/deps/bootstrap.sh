@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything ppl needs on a fresh Debian 12 machine, idempotently:
 #   1. Debian packages (compilers' libraries: yaml-cpp, GoogleTest, Google Benchmark, CLI11, nlohmann-json, fmt,
-#      Eigen; python3-griddataformats, -mrcfile and -gemmi for the OpenDX, MRC and PDB read-back tests; Clang 14
-#      with libFuzzer for fuzz/);
+#      Eigen; python3-griddataformats, -mrcfile and -gemmi for the OpenDX, MRC and PDB read-back tests,
+#      python3-jsonschema for the summary schema test; Clang 14 with libFuzzer for fuzz/);
 #   2. Kokkos + Kokkos Kernels 3.4.01 from Debian bookworm's `trilinos` source package (fetched with a private apt
 #      source list; the machine's apt configuration is not touched), checksum-verified, patched (patches/), built and
 #      installed into a cache outside the checkout, one prefix per variant and hash of (version, patches, options);
@@ -62,7 +62,7 @@ done
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib python3-mrcfile
-  python3-gemmi clang-14 libclang-rt-14-dev libomp-14-dev ccache
+  python3-gemmi python3-jsonschema clang-14 libclang-rt-14-dev libomp-14-dev ccache
   pdb2pqr)
 
 install_debian_packages() {

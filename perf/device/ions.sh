@@ -5,8 +5,8 @@
 #   perf/device/ions.sh RESULTS_DIR          e.g. perf/results/ions-h200
 #
 # A job computes the map once (a cold run: the whole job is what is measured), builds the mask, places the ions one
-# at a time on the device (ions.per_ion_seconds: median, min, max over the 150) and reports its own time
-# (ions.job_seconds, from loading the job to its outputs); wall_seconds.txt adds the process's start and exit.
+# at a time on the device (ions.per_ion: median, min, max over the 150) and reports its own time
+# (ions.job_s, from loading the job to its outputs); wall_seconds.txt adds the process's start and exit.
 # Parts (IONS_PARTS, default "target compare"):
 #   target   IONS_RUNS (3) jobs with the default map strategy, one with gather_hybrid_rsqrt_cuda, and the 12 A
 #            cutoff map (configs/perf/ions_100k_400_cutoff.yaml) with cutoff_binned and cutoff_binned_cuda;

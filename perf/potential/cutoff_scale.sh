@@ -18,8 +18,8 @@ run() {  # run NAME SIDE ARGS...
   "$ppl" run "$here/configs/perf/cutoff_water.yaml" -q --set "input.water_box.size=[$side,$side,$side]" \
     --set "lattice.dims=[$dims,$dims,$dims]" --set timing.warmup=0 --set timing.repeats=3 \
     --set output.summary="$out/$name-$side.json" "$@" >/dev/null
-  python3 -c "import json,sys; s=json.load(open(sys.argv[1])); print(sys.argv[2], s['atoms']['count'], \
-s['lattice']['points'], 'setup', round(s['setup_s'],4), 'median', round(s['timing']['median_s'],4))" \
+  python3 -c "import json,sys; m=json.load(open(sys.argv[1]))['map']; print(sys.argv[2], m['atoms']['count'], \
+m['lattice']['points'], 'setup', round(m['setup_s'],4), 'median', round(m['timing']['median_s'],4))" \
     "$out/$name-$side.json" "$name"
 }
 for side in $sides; do

@@ -24,11 +24,14 @@ def main():
     series = {}
     for path in glob.glob(os.path.join(args.folder, "*.json")):
         s = json.load(open(path))
-        if "timing" not in s:
+        # A summary's map part (docs/summary.schema.json); summaries from before that layout held it at the top.
+        m = s.get("map", s)
+        if "timing" not in m:
             continue
-        label = s["strategy"] + (" (coulomb)" if s["interaction"]["kind"] == "coulomb" else "")
-        series.setdefault(label, []).append((s["lattice"]["points"], s["timing"]["median_s"], s["setup_s"],
-                                              s["atoms"]["count"]))
+        strategy = m["strategy"]["requested"] if isinstance(m["strategy"], dict) else m["strategy"]
+        label = strategy + (" (coulomb)" if m["interaction"]["kind"] == "coulomb" else "")
+        series.setdefault(label, []).append((m["lattice"]["points"], m["timing"]["median_s"], m["setup_s"],
+                                              m["atoms"]["count"]))
     fig, ax = plt.subplots(figsize=(7, 5))
     for label, pts in sorted(series.items()):
         pts.sort()

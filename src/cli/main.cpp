@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <chrono>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -22,6 +23,11 @@ int run_cli(int argc, char** argv) {
       "--kokkos-help) pass through.\nExit codes: 0 ok, 1 run-time failure, 2 bad input, 3 verification "
       "failed, 4 solver did not converge."};
   app.require_subcommand(1);
+  const auto revision = ppl::build_git_revision();
+  app.set_version_flag("--version",
+                       fmt::format("ppl {} ({})\nKokkos {}", PPL_VERSION, revision ? revision : "revision unknown",
+                                   ppl::kokkos_version()),
+                       "the version, source revision and Kokkos version");
 
   auto* info = app.add_subcommand("info", "versions, Kokkos backends, the device and its limits");
   bool info_json = false;
@@ -49,13 +55,26 @@ int run_cli(int argc, char** argv) {
   validate->add_option("job", job_path, "job file (YAML)")->required();
   validate->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
 
+  std::string molecule, map_file, map_summary;
+  auto* map = app.add_subcommand("map",
+                                 "a potential map of one PQR file with a potential job's defaults, without a job file "
+                                 "(ppl map MOL.pqr -o map.dx [--set key=value]...)");
+  map->add_option("molecule", molecule, "the molecule (PQR), relative to the current folder")->required();
+  map->add_option("-o,--output", map_file,
+                  "the map; its extension names the format: .dx, .dx.gz (OpenDX), .mrc, .map (MRC), .raw, .raw.gz "
+                  "(float32 + JSON sidecar)")
+      ->required();
+  map->add_option("--summary", map_summary, "also write the job's summary (JSON)");
+  map->add_option("--set", overrides, "override a potential job key: key.path=value (repeatable)");
+  map->add_flag("-q,--quiet", quiet, "no progress lines");
+
   // CLI11 reports an unknown first word as "A subcommand is required": name it instead.
   if (argc > 1 && argv[1][0] != '-') {
     const std::string word = argv[1];
     bool known = false;
     for (const auto* sub : app.get_subcommands({})) known = known || sub->get_name() == word;
     if (!known) {
-      std::cerr << "ppl: error: unknown command '" << word << "' (commands: info, strategies, run, validate)\n";
+      std::cerr << "ppl: error: unknown command '" << word << "' (commands: info, strategies, run, validate, map)\n";
       return static_cast<int>(ppl::exit_code::bad_input);
     }
   }
@@ -86,7 +105,8 @@ int run_cli(int argc, char** argv) {
     return 0;
   }
   const auto load_start = std::chrono::steady_clock::now();
-  auto job = ppl::load_job(job_path, overrides);
+  auto job = map->parsed() ? ppl::make_map_job(molecule, map_file, map_summary, overrides)
+                           : ppl::load_job(job_path, overrides);
   if (validate->parsed()) {
     std::cout << job_path << ": ok\n";
     return 0;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
+#include <ctime>
 #include <nlohmann/json.hpp>
 #include <typeinfo>
 
@@ -34,11 +35,25 @@ std::vector<std::string> build_backends() {
   return out;
 }
 
+std::string kokkos_version() {
+  return fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
+}
+
+std::string utc_timestamp() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
 system_info query_system_info() {
   system_info s;
   s.ppl_version = PPL_VERSION;
-  s.kokkos_version =
-      fmt::format("{}.{}.{}", KOKKOS_VERSION / 10000, (KOKKOS_VERSION / 100) % 100, KOKKOS_VERSION % 100);
+  if (const char* r = build_git_revision()) s.git_revision = r;
+  s.build_type = build_type();
+  s.kokkos_version = kokkos_version();
   s.backends = build_backends();
   s.default_execution_space = Kokkos::DefaultExecutionSpace::name();
   // Through an instance: concurrency() is static in 3.x and a member in 4.x without its deprecated code.
@@ -70,31 +85,61 @@ std::string to_text(const system_info& s) {
   std::string backends;
   for (const auto& b : s.backends) backends += (backends.empty() ? "" : ", ") + b;
   std::string out = fmt::format(
-      "ppl {}\nKokkos {}\nbackends: {}\ndefault execution space: {}\nconcurrency: {} (host threads: {})\n"
+      "ppl {} ({}, {})\nKokkos {}\nbackends: {}\ndefault execution space: {}\nconcurrency: {} (host threads: {})\n"
       "device: {}\n",
-      s.ppl_version, s.kokkos_version, backends, s.default_execution_space, s.concurrency, s.host_threads,
-      s.device_name);
+      s.ppl_version, s.git_revision.value_or("revision unknown"), s.build_type, s.kokkos_version, backends,
+      s.default_execution_space, s.concurrency, s.host_threads, s.device_name);
   if (s.multiprocessors > 0)
-    out += fmt::format(
-        "device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {:.3f} GHz\ncompute capability: {}.{}\n",
-        s.device_memory_gib, s.multiprocessors, s.clock_ghz, s.compute_capability / 10, s.compute_capability % 10);
+    out += fmt::format("device memory: {:.1f} GiB\nmultiprocessors: {}\nSM clock: {}\ncompute capability: {}.{}\n",
+                       s.device_memory_gib, s.multiprocessors,
+                       s.clock_ghz > 0 ? fmt::format("{:.3f} GHz", s.clock_ghz) : "unknown", s.compute_capability / 10,
+                       s.compute_capability % 10);
   out += fmt::format("compiler: {}\n", s.compiler);
   return out;
 }
 
-std::string to_json(const system_info& s) {
-  nlohmann::json j = {{"ppl_version", s.ppl_version},
-                      {"kokkos_version", s.kokkos_version},
-                      {"backends", s.backends},
-                      {"default_execution_space", s.default_execution_space},
-                      {"concurrency", s.concurrency},
-                      {"host_threads", s.host_threads},
-                      {"device_name", s.device_name},
-                      {"device_memory_gib", s.device_memory_gib},
-                      {"multiprocessors", s.multiprocessors},
-                      {"clock_ghz", s.clock_ghz},
-                      {"compute_capability", s.compute_capability},
-                      {"compiler", s.compiler}};
+namespace {
+
+// A device property: null when unknown (0), never a 0 that reads as measured.
+template <class T>
+nlohmann::ordered_json known(T v) {
+  return v > 0 ? nlohmann::ordered_json(v) : nlohmann::ordered_json(nullptr);
+}
+
+nlohmann::ordered_json header(const system_info& s, const std::string& job, const std::string& job_file) {
+  using json = nlohmann::ordered_json;
+  json j;
+  j["schema"] = summary_schema;
+  j["job"] = job;
+  j["job_file"] = job_file.empty() ? json(nullptr) : json(job_file);
+  j["ppl"] = {{"version", s.ppl_version}, {"git_revision", s.git_revision ? json(*s.git_revision) : json(nullptr)}};
+  j["timestamp"] = utc_timestamp();
+  j["build"] = {{"compiler", s.compiler.empty() ? json(nullptr) : json(s.compiler)},
+                {"build_type", s.build_type.empty() ? json(nullptr) : json(s.build_type)},
+                {"kokkos_version", s.kokkos_version},
+                {"backends", s.backends}};
+  j["backend"] = {
+      {"execution_space", s.default_execution_space}, {"concurrency", s.concurrency}, {"host_threads", s.host_threads}};
+  j["device"] = {{"name", s.device_name},
+                 {"gpu", default_space_is_gpu()},
+                 {"memory_gib", known(s.device_memory_gib)},
+                 {"multiprocessors", known(s.multiprocessors)},
+                 {"clock_ghz", known(s.clock_ghz)},
+                 {"compute_capability", known(s.compute_capability)}};
+  return j;
+}
+
+}  // namespace
+
+std::string summary_header_json(const system_info& s, const std::string& job, const std::string& job_file) {
+  return header(s, job, job_file).dump();
+}
+
+std::string to_json(const system_info& s, const std::string& output) {
+  auto j = header(s, "info", "");
+  j["outputs"] = nlohmann::ordered_json::array();
+  if (!output.empty())
+    j["outputs"].push_back({{"path", output}, {"format", "json"}, {"bytes", nullptr}, {"write_s", nullptr}});
   return j.dump(2);
 }
 

@@ -337,6 +337,12 @@ const std::string& config_node::source() const {
   return state_->source;
 }
 
+std::string config_node::job_file() const {
+  for (const auto& f : state_->files)
+    if (f.role == file_role::job) return f.shown;
+  return "";
+}
+
 std::string config_node::where() const {
   if (const auto o = state_->overridden.find(path_); o != state_->overridden.end()) return o->second;
   const auto m = node_->node.Mark();

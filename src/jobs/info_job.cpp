@@ -1,4 +1,5 @@
 // `job: info`: the diagnostic job. Prints what `ppl info` prints and optionally writes it as JSON.
+#include <nlohmann/json.hpp>
 #include <optional>
 #include <ostream>
 
@@ -13,12 +14,14 @@ namespace {
 
 class info_job final : public job {
  public:
-  explicit info_job(const config_node& c) : output_(optional_output_file(c, "output")) {}
+  explicit info_job(const config_node& c) : output_(optional_output_file(c, "output")), job_file_(c.job_file()) {}
   int run(job_context& ctx) override {
     const auto s = query_system_info();
     ctx.out << to_text(s);
     if (output_) {
-      write_file_atomically(*output_, [&](std::ostream& o) { o << to_json(s) << "\n"; });
+      auto j = nlohmann::ordered_json::parse(to_json(s, *output_));
+      j["job_file"] = job_file_.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(job_file_);
+      write_file_atomically(*output_, [&](std::ostream& o) { o << j.dump(2) << "\n"; });
       ctx.out << "wrote " << *output_ << "\n";
     }
     return 0;
@@ -26,6 +29,7 @@ class info_job final : public job {
 
  private:
   std::optional<std::string> output_;
+  std::string job_file_;
 };
 
 }  // namespace

@@ -226,7 +226,7 @@ class ions_job final : public job {
 
   std::string summary_json(const potential_summary& s, const std::vector<placed_ion>& ions, double final_charge) const {
     using json = nlohmann::ordered_json;
-    json j = json::parse(to_json(s));  // the map's part, as `job: potential` writes it
+    json j = json::parse(to_json(s));  // the header, outputs and map, as `job: potential` writes them
     j["job"] = "ions";
     const auto t = ion_times(ions);
     json list = json::array();
@@ -238,7 +238,7 @@ class ions_job final : public job {
                       {"point", ion.point},
                       {"potential", ion.potential},
                       {"nearest_solute_atom", std::isfinite(ion.nearest_solute) ? json(ion.nearest_solute) : json()},
-                      {"seconds", ion.seconds}});
+                      {"time_s", ion.seconds}});
     json counts = json::object();
     for (const auto& sp : ion_species_table()) {
       const auto n = std::count(cfg_.order.begin(), cfg_.order.end(), &sp);
@@ -258,11 +258,11 @@ class ions_job final : public job {
                  {"min_distance_ions", cfg_.min_ions},
                  {"min_distance_border", cfg_.min_border},
                  {"allowed_points", cfg_.mask.allowed},
-                 {"mask_seconds", cfg_.mask_seconds},
-                 {"placement_seconds", placement_seconds_},
-                 {"per_ion_seconds", {{"median", t.median}, {"min", t.min}, {"max", t.max}}},
-                 {"phases_seconds", phases_json()},
-                 {"job_seconds", job_seconds_},
+                 {"mask_s", cfg_.mask_seconds},
+                 {"placement_s", placement_seconds_},
+                 {"per_ion", {{"median_s", t.median}, {"min_s", t.min}, {"max_s", t.max}}},
+                 {"phases_s", phases_json()},
+                 {"job_s", job_seconds_},
                  {"placed", list}};
     return j.dump(2);
   }

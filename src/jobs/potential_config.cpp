@@ -257,7 +257,7 @@ void read_timing(const config_node& root, potential_map_config& j) {
 }  // namespace
 
 void read_potential_map(const config_node& root, potential_map_config& j, const potential_map_rules& rules) {
-  j.job_file = root.source();
+  j.job_file = root.job_file();
   j.input = read_input(root);
   read_lattice(root, j, rules);
   read_physics(root, j, rules);

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <utility>
 
 #include "ppl/core/error.hpp"
 #include "ppl/core/huge_pages.hpp"
@@ -37,14 +38,15 @@ vector_view host_function_vector(std::size_t n, double (*f)(std::size_t), const 
 
 class solve_job final : public job {
  public:
-  explicit solve_job(const config_node& c) : cfg_(read_solve_config(c)) {}
+  explicit solve_job(const config_node& c) : cfg_(read_solve_config(c)), job_file_(c.job_file()) {}
   int run(job_context& ctx) override;
 
  private:
   void write_outputs(const solve_system& sys, const solver_result& r, vector_view x,
-                     const nlohmann::json& summary) const;
+                     const nlohmann::ordered_json& summary) const;
 
   solve_config cfg_;
+  std::string job_file_;
 };
 
 }  // namespace
@@ -158,50 +160,61 @@ int solve_job::run(job_context& ctx) {
     ctx.out << "  phases: not measured (solver.profile: true fences each phase to time it)\n";
   }
 
-  const auto sysinfo = query_system_info();
-  nlohmann::json j = {
+  // The summary (docs/summary.schema.json): the common header, the files and the solve's own part.
+  using json = nlohmann::ordered_json;
+  json j = json::parse(summary_header_json(query_system_info(), "solve", job_file_));
+  j["outputs"] = json::array();
+  // Listed without size or write time: the summary is written among them.
+  const std::pair<const std::optional<std::string>*, const char*> files[] = {
+      {&cfg_.solution_path, "matrix_market_array"},
+      {&cfg_.history_path, "csv"},
+      {&cfg_.summary_path, "json"},
+      {&cfg_.matrix_out_path, "matrix_market"},
+      {&cfg_.rhs_out_path, "matrix_market_array"}};
+  for (const auto& [path, format] : files)
+    if (*path) j["outputs"].push_back({{"path", **path}, {"format", format}, {"bytes", nullptr}, {"write_s", nullptr}});
+  json solver = {{"method", cfg_.method},
+                 {"preconditioner", cfg_.options.preconditioner},
+                 {"rtol", cfg_.options.rtol},
+                 {"atol", cfg_.options.atol},
+                 {"max_iters", cfg_.options.max_iters},
+                 {"breakdown_tol", cfg_.options.breakdown_tol},
+                 {"max_restarts", cfg_.options.max_restarts},
+                 {"dtol", cfg_.options.dtol}};
+  for (const auto& [name, v] : method_params)  // GMRES: "restart"
+    solver[name] = std::visit([](const auto& value) { return json(value); }, v);
+  json timing = {{"load_s", sys.seconds},
+                 {"total_s", r.times.total},
+                 {"setup_s", r.times.setup},
+                 {"precond_setup_s", r.times.precond_setup},
+                 {"iterate_s", r.times.iterate},
+                 {"finish_s", r.times.finish},
+                 {"per_iteration_s", r.iterations ? json(per_iter) : json(nullptr)},
+                 {"profiled", r.times.profiled},
+                 {"phases_s", nullptr}};
+  if (r.times.profiled)
+    timing["phases_s"] = {{"spmv", r.times.spmv},
+                          {"dot", r.times.dot},
+                          {"update", r.times.update},
+                          {"precond", r.times.precond},
+                          {"host", r.times.host}};
+  j["solve"] = {
       {"matrix", {{"source", sys.description}, {"rows", n}, {"nnz", sys.A.nnz()}, {"nnz_per_row", nnz_per_row}}},
       {"spmv", {{"strategy", cfg_.spmv_name}, {"mapping", cfg_.spmv->describe()}}},
-      {"solver",
-       {{"method", cfg_.method},
-        {"preconditioner", cfg_.options.preconditioner},
-        {"rtol", cfg_.options.rtol},
-        {"atol", cfg_.options.atol},
-        {"max_iters", cfg_.options.max_iters},
-        {"breakdown_tol", cfg_.options.breakdown_tol},
-        {"max_restarts", cfg_.options.max_restarts},
-        {"dtol", cfg_.options.dtol}}},
+      {"solver", std::move(solver)},
       {"outcome", to_string(r.outcome)},
       {"converged", is_converged(r.outcome)},
-      {"breakdown", r.breakdown},
+      {"breakdown", r.breakdown.empty() ? json(nullptr) : json(r.breakdown)},
       {"iterations", r.iterations},
       {"restarts", r.restarts},
       {"breakdown_restarts", r.breakdown_restarts},
       {"b_norm", r.b_norm},
-      {"true_residual", r.true_residual},
       {"true_residual_norm", r.true_residual_norm},
+      {"true_residual_relative", r.true_residual},
       {"recursive_residual_norm", r.residual_norm},
-      {"times",
-       {{"load", sys.seconds},
-        {"total", r.times.total},
-        {"setup", r.times.setup},
-        {"precond_setup", r.times.precond_setup},
-        {"iterate", r.times.iterate},
-        {"finish", r.times.finish},
-        {"per_iteration", per_iter},
-        {"profiled", r.times.profiled}}},
-      {"device", sysinfo.device_name},
-      {"execution_space", sysinfo.default_execution_space},
-      {"concurrency", sysinfo.concurrency}};
-  for (const auto& [name, v] : method_params)  // GMRES: "restart"
-    j["solver"][name] = std::visit([](const auto& value) { return nlohmann::json(value); }, v);
-  if (r.times.profiled)
-    j["times"]["phases"] = {{"spmv", r.times.spmv},
-                            {"dot", r.times.dot},
-                            {"update", r.times.update},
-                            {"precond", r.times.precond},
-                            {"host", r.times.host}};
-  if (err_l2 >= 0) j["error_vs_exact"] = {{"relative_l2", err_l2}, {"max_abs", err_max}};
+      {"recursive_residual_relative", r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm},
+      {"timing", std::move(timing)},
+      {"error_vs_exact", err_l2 >= 0 ? json({{"relative_l2", err_l2}, {"max_abs", err_max}}) : json(nullptr)}};
   write_outputs(sys, r, x, j);
   for (const auto& p :
        {cfg_.solution_path, cfg_.history_path, cfg_.summary_path, cfg_.matrix_out_path, cfg_.rhs_out_path})
@@ -210,7 +223,7 @@ int solve_job::run(job_context& ctx) {
 }
 
 void solve_job::write_outputs(const solve_system& sys, const solver_result& r, vector_view x,
-                              const nlohmann::json& summary) const {
+                              const nlohmann::ordered_json& summary) const {
   if (cfg_.solution_path)
     write_matrix_market_vector(*cfg_.solution_path, x,
                                "ppl solve: " + cfg_.method + " on " + sys.description + ", " + to_string(r.outcome));

@@ -11,7 +11,6 @@
 #include <Kokkos_Core.hpp>
 #include <chrono>
 #include <cstdint>
-#include <ctime>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -30,10 +29,6 @@
 #include "solve_config.hpp"
 #include "solve_run.hpp"
 
-#ifndef PPL_GIT_REVISION
-#define PPL_GIT_REVISION "unknown"
-#endif
-
 namespace ppl {
 namespace {
 
@@ -47,15 +42,6 @@ std::string fnv1a_hex(const std::string& text) {
     h *= 0x100000001b3ULL;
   }
   return fmt::format("{:016x}", h);
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
 }
 
 // Device-to-device copy bandwidth (bytes read + written per second), best of five after a warm-up: the ceiling of
@@ -78,7 +64,7 @@ double measure_copy_bandwidth() {
 }
 
 json times_json(const timing_stats& t) {
-  return {{"median", t.median}, {"min", t.min}, {"max", t.max}, {"seconds", t.seconds}};
+  return json::parse(timing_json(t));
 }
 
 // The results file: one record per line, each with a unique "key".
@@ -139,37 +125,37 @@ class results_file {
   void write_csv(std::ostream& o) const {
     std::vector<std::string> varied;
     for (const auto& r : records_)
-      if (r.contains("settings") && r["settings"].is_object())
-        for (const auto& [k, v] : r["settings"].items())
+      if (const json settings = at(r, {"sweep", "settings"}); settings.is_object())
+        for (const auto& [k, v] : settings.items())
           if (std::find(varied.begin(), varied.end(), k) == varied.end() && k != "strategy") varied.push_back(k);
     const std::vector<std::pair<std::string, std::vector<const char*>>> fixed = {
         {"key", {"key"}},
-        {"study", {"study"}},
-        {"point", {"point"}},
-        {"job", {"job"}},
-        {"strategy", {"strategy"}},
-        {"median_s", {"time", "median"}},
-        {"min_s", {"time", "min"}},
-        {"max_s", {"time", "max"}},
-        {"time_unit", {"time_unit"}},
-        {"throughput", {"throughput"}},
-        {"throughput_unit", {"throughput_unit"}},
-        {"ceiling", {"ceiling"}},
-        {"fraction_of_ceiling", {"fraction_of_ceiling"}},
-        {"verification_error", {"verification", "error"}},
-        {"verification_passed", {"verification", "passed"}},
-        {"atoms", {"problem", "atoms"}},
-        {"points", {"problem", "points"}},
-        {"evaluations", {"problem", "evaluations"}},
-        {"pairs_within", {"problem", "pairs_within"}},
-        {"pairs_loaded", {"problem", "pairs_loaded"}},
-        {"rows", {"problem", "rows"}},
-        {"nnz", {"problem", "nnz"}},
-        {"nnz_per_row", {"problem", "nnz_per_row"}},
-        {"iterations", {"problem", "iterations"}},
+        {"study", {"sweep", "study"}},
+        {"point", {"sweep", "point"}},
+        {"job", {"sweep", "base_job"}},
+        {"strategy", {"measurement", "strategy"}},
+        {"median_s", {"measurement", "timing", "median_s"}},
+        {"min_s", {"measurement", "timing", "min_s"}},
+        {"max_s", {"measurement", "timing", "max_s"}},
+        {"time_per", {"measurement", "time_per"}},
+        {"throughput", {"measurement", "throughput", "value"}},
+        {"throughput_unit", {"measurement", "throughput", "unit"}},
+        {"ceiling", {"measurement", "ceiling", "value"}},
+        {"fraction_of_ceiling", {"measurement", "ceiling", "fraction"}},
+        {"verification_error", {"measurement", "verification", "error"}},
+        {"verification_passed", {"measurement", "verification", "passed"}},
+        {"atoms", {"measurement", "problem", "atoms"}},
+        {"points", {"measurement", "problem", "points"}},
+        {"evaluations", {"measurement", "problem", "evaluations"}},
+        {"pairs_within", {"measurement", "problem", "pairs_within"}},
+        {"pairs_loaded", {"measurement", "problem", "pairs_loaded"}},
+        {"rows", {"measurement", "problem", "rows"}},
+        {"nnz", {"measurement", "problem", "nnz"}},
+        {"nnz_per_row", {"measurement", "problem", "nnz_per_row"}},
+        {"iterations", {"measurement", "problem", "iterations"}},
         {"device", {"device", "name"}},
-        {"git_revision", {"git_revision"}},
-        {"measured_at", {"measured_at"}}};
+        {"git_revision", {"ppl", "git_revision"}},
+        {"timestamp", {"timestamp"}}};
     std::string header;
     for (const auto& [name, path] : fixed) header += (header.empty() ? "" : ",") + name;
     for (const auto& k : varied) header += "," + cell(k);
@@ -181,8 +167,9 @@ class results_file {
         row += (first ? "" : ",") + cell(at(r, path));
         first = false;
       }
+      const json settings = at(r, {"sweep", "settings"});
       for (const auto& k : varied)
-        row += "," + cell(r.contains("settings") && r["settings"].contains(k) ? r["settings"][k] : json(nullptr));
+        row += "," + cell(settings.is_object() && settings.contains(k) ? settings[k] : json(nullptr));
       o << row << "\n";
     }
   }
@@ -221,30 +208,31 @@ json sweep_job::measure_potential(const config_node& c) {
   const double ceiling = rsqrt_ceiling_per_s(system_);
   json r;
   r["strategy"] = m.strategy_name;
-  r["warmup"] = m.warmup;
-  r["repeats"] = m.repeats;
-  r["time"] = times_json(s.timing);
-  r["time_unit"] = "s per map";
-  r["setup_seconds"] = s.setup_seconds;
-  r["throughput"] = s.evaluations_per_s;
-  r["throughput_unit"] = "atom-evaluations/s";
-  r["ceiling_kind"] = "rsqrt: 16 per clock per SM x SMs x SM clock";
-  r["ceiling"] = ceiling > 0 ? json(ceiling) : json(nullptr);
-  r["fraction_of_ceiling"] = ceiling > 0 ? json(s.evaluations_per_s / ceiling) : json(nullptr);
+  r["timing"] = times_json(s.timing);
+  r["time_per"] = "map";
+  r["setup_s"] = s.setup_seconds;
+  r["throughput"] = {{"value", s.evaluations_per_s}, {"unit", "atom-evaluations/s"}};
+  r["ceiling"] = {{"kind", "rsqrt: 16 per clock per SM x SMs x SM clock"},
+                  {"value", ceiling > 0 ? json(ceiling) : json(nullptr)},
+                  {"fraction", ceiling > 0 ? json(s.evaluations_per_s / ceiling) : json(nullptr)}};
   r["problem"] = {{"atoms", s.atoms},
                   {"points", m.grid.size()},
                   {"dims", m.grid.dims},
                   {"single_plane", m.single_plane},
                   {"interaction", m.pair.describe()},
                   {"evaluations", s.evaluations},
-                  {"pairs_within", s.pairs_within},
-                  {"pairs_loaded", s.pairs_loaded}};
+                  {"pairs_within", s.pairs_within > 0 ? json(s.pairs_within) : json(nullptr)},
+                  {"pairs_loaded", s.pairs_within > 0 ? json(s.pairs_loaded) : json(nullptr)}};
   json breakdown = json::object();
   for (const auto& [k, v] : s.breakdown) breakdown[k] = v;
   r["breakdown"] = breakdown;
-  r["verification"] = {{"mode", s.verification.mode},           {"points", s.verification.points},
-                       {"error", s.verification.error},         {"max_abs_error", s.verification.max_abs_error},
-                       {"tolerance", s.verification.tolerance}, {"passed", s.verification.passed}};
+  r["verification"] = {{"kind", "relative L2 error against float64 sums"},
+                       {"mode", s.verification.mode},
+                       {"points", s.verification.points},
+                       {"error", s.verification.error},
+                       {"max_abs_error_e_per_A", s.verification.max_abs_error},
+                       {"tolerance", s.verification.tolerance},
+                       {"passed", s.verification.passed}};
   return r;
 }
 
@@ -283,17 +271,14 @@ json sweep_job::measure_solve(const config_node& c) {
   json r;
   r["strategy"] = cfg.spmv_name;
   r["mapping"] = cfg.spmv->describe();
-  r["warmup"] = warmup;
-  r["repeats"] = repeats;
-  r["time"] = times_json(t);
-  r["time_unit"] = "s per iteration";
-  r["total_time"] = times_json(total);
-  r["setup_seconds"] = sys.seconds;
-  r["throughput"] = gbps;
-  r["throughput_unit"] = "GB/s (SpMV traffic model)";
-  r["ceiling_kind"] = "copy bandwidth (Kokkos::deep_copy, bytes read + written)";
-  r["ceiling"] = copy_bandwidth_ * 1e-9;
-  r["fraction_of_ceiling"] = copy_bandwidth_ > 0 ? json(gbps / (copy_bandwidth_ * 1e-9)) : json(nullptr);
+  r["timing"] = times_json(t);
+  r["time_per"] = "iteration";
+  r["total_timing"] = times_json(total);
+  r["setup_s"] = sys.seconds;
+  r["throughput"] = {{"value", gbps}, {"unit", "GB/s (SpMV traffic model)"}};
+  r["ceiling"] = {{"kind", "copy bandwidth (Kokkos::deep_copy, bytes read + written), GB/s"},
+                  {"value", copy_bandwidth_ > 0 ? json(copy_bandwidth_ * 1e-9) : json(nullptr)},
+                  {"fraction", copy_bandwidth_ > 0 ? json(gbps / (copy_bandwidth_ * 1e-9)) : json(nullptr)}};
   r["problem"] = {{"matrix", sys.description},
                   {"rows", n},
                   {"nnz", sys.A.nnz()},
@@ -303,8 +288,8 @@ json sweep_job::measure_solve(const config_node& c) {
                   {"iterations", res.iterations},
                   {"outcome", to_string(res.outcome)},
                   {"spmv_bytes_per_iteration", bytes}};
-  r["verification"] = {{"error", res.true_residual},
-                       {"kind", "true relative residual ||b - Ax|| / ||b||"},
+  r["verification"] = {{"kind", "true relative residual ||b - Ax|| / ||b||"},
+                       {"error", res.true_residual},
                        {"error_vs_exact", last.error_l2 >= 0 ? json(last.error_l2) : json(nullptr)},
                        {"tolerance", cfg.options.rtol},
                        {"passed", is_converged(res.outcome)}};
@@ -313,17 +298,9 @@ json sweep_job::measure_solve(const config_node& c) {
 
 int sweep_job::run(job_context& ctx) {
   system_ = query_system_info();
-  const json kokkos = {{"version", system_.kokkos_version},
-                       {"backends", system_.backends},
-                       {"execution_space", system_.default_execution_space},
-                       {"concurrency", system_.concurrency},
-                       {"host_threads", system_.host_threads}};
-  const json device = {{"name", system_.device_name},
-                       {"clock_ghz", system_.clock_ghz},
-                       {"multiprocessors", system_.multiprocessors},
-                       {"memory_gib", system_.device_memory_gib},
-                       {"compute_capability", system_.compute_capability}};
-  const std::string revision = PPL_GIT_REVISION;
+  // What the points run on, part of every record's key: the header less its timestamp.
+  json identity = json::parse(summary_header_json(system_, "sweep", cfg_.file));
+  identity.erase("timestamp");
   results_file results(cfg_.results, cfg_.csv, cfg_.records);
 
   auto say = [&](const std::string& line) {
@@ -344,36 +321,32 @@ int sweep_job::run(job_context& ctx) {
     json settings = json::object();
     for (const auto& s : p.settings) settings[s.key] = json::parse(s.json);
     // The key: what was run (the resolved job, the sweep's timing), the study, and what it ran on.
-    const std::string key =
-        fnv1a_hex(config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n" + cfg_.name +
-                  "\n" + fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" + revision +
-                  "\n" + kokkos.dump() + "\n" + device.dump());
+    const std::string key = fnv1a_hex(
+        config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n" + cfg_.name + "\n" +
+        fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" + identity["ppl"].dump() +
+        "\n" + identity["build"].dump() + "\n" + identity["backend"].dump() + "\n" + identity["device"].dump());
     if (results.has(key) && !ctx.overwrite) {
       ++kept;
       if (bar) bar->skip();
       continue;
     }
-    json r;
-    r["key"] = key;
-    r["study"] = cfg_.name;
-    r["point"] = p.index;
-    r["job"] = cfg_.base_kind;
-    r["settings"] = settings;
+    // The record (docs/summary.schema.json, job "sweep"): the common header (timestamped after the measurement),
+    // its key, where it sits in the sweep, and what was measured.
     const json m = cfg_.base_kind == "potential" ? measure_potential(c) : measure_solve(c);
-    for (const auto& [k, v] : m.items()) r[k] = v;
-    r["config"] = config;
-    r["sweep_file"] = cfg_.file;
-    r["git_revision"] = revision;
-    r["kokkos"] = kokkos;
-    r["device"] = device;
-    r["ppl_version"] = system_.ppl_version;
-    r["measured_at"] = utc_now();
+    json r = json::parse(summary_header_json(system_, "sweep", cfg_.file));
+    r["outputs"] = json::array();  // a record writes no file of its own
+    r["key"] = key;
+    r["sweep"] = {
+        {"study", cfg_.name},         {"point", p.index},
+        {"base_job", cfg_.base_kind}, {"base_file", cfg_.base_file.empty() ? json(nullptr) : json(cfg_.base_file)},
+        {"settings", settings},       {"config", config}};
+    r["measurement"] = m;
     results.put(r);
     ++measured;
-    if (!r["verification"]["passed"].get<bool>()) ++(cfg_.base_kind == "solve" ? not_converged : failed);
+    if (!m["verification"]["passed"].get<bool>()) ++(cfg_.base_kind == "solve" ? not_converged : failed);
     if (bar)
-      bar->step(
-          fmt::format("{}: {:.4g} {}", p.text(), r["time"]["median"].get<double>(), r["time_unit"].get<std::string>()));
+      bar->step(fmt::format("{}: {:.4g} s per {}", p.text(), m["timing"]["median_s"].get<double>(),
+                            m["time_per"].get<std::string>()));
   }
   if (bar) bar->finish();
   ctx.out << fmt::format(

@@ -155,74 +155,90 @@ std::string to_text(const potential_summary& s) {
   return o;
 }
 
-std::string to_json(const potential_summary& s) {
+namespace {
+
+nlohmann::ordered_json timing_object(const timing_stats& t) {
+  return {{"warmup", t.warmup},     {"repeats", t.seconds.size()},
+          {"samples_s", t.seconds}, {"median_s", t.median},
+          {"min_s", t.min},         {"max_s", t.max}};
+}
+
+nlohmann::ordered_json map_object(const potential_summary& s) {
   using json = nlohmann::ordered_json;
   const auto& g = s.grid;
-  json j;
-  j["job"] = "potential";
-  j["job_file"] = s.job_file;
-  j["atoms"] = {{"count", s.atoms}, {"source", s.atoms_source}, {"net_charge", s.net_charge}};
-  j["lattice"] = {{"origin", g.origin},
+  json m;
+  m["atoms"] = {{"count", s.atoms}, {"source", s.atoms_source}, {"net_charge", s.net_charge}};
+  m["lattice"] = {{"origin", g.origin},
                   {"spacing", g.spacing},
                   {"dims", g.dims},
                   {"points", g.size()},
                   {"single_plane", s.single_plane}};
-  j["strategy"] = s.strategy;
-  j["strategy_chosen"] = s.strategy_chosen.empty() ? s.strategy : s.strategy_chosen;
-  if (!s.strategy_params.empty()) j["strategy_chosen_params"] = s.strategy_params;
-  j["strategy_reason"] = s.strategy_reason;
-  j["interaction"] = {{"kind", config_name(s.pair.kind)}};
+  m["strategy"] = {{"requested", s.strategy},
+                   {"chosen", s.strategy_chosen.empty() ? s.strategy : s.strategy_chosen},
+                   {"params", s.strategy_params.empty() ? json(nullptr) : json(s.strategy_params)},
+                   {"reason", s.strategy_reason}};
+  m["interaction"] = {{"kind", config_name(s.pair.kind)}, {"radius", nullptr}, {"function", nullptr}};
   if (s.pair.is_cutoff()) {
-    j["interaction"]["radius"] = s.pair.radius;
-    j["interaction"]["function"] = config_name(s.pair.function);
+    m["interaction"]["radius"] = s.pair.radius;
+    m["interaction"]["function"] = config_name(s.pair.function);
   }
-  j["physics"] = {{"units", config_name(s.physics.units)},          {"unit_label", unit_label(s.physics.units)},
+  m["physics"] = {{"units", config_name(s.physics.units)},          {"unit_label", unit_label(s.physics.units)},
                   {"unit_factor", unit_factor(s.physics.units)},    {"permittivity", s.physics.permittivity},
                   {"exclusion_radius", s.physics.exclusion_radius}, {"excluded_points", s.excluded_points}};
   const auto& v = s.values;
-  j["potential"] = {{"min", v.min},
-                    {"min_position", v.min_position},
-                    {"max", v.max},
-                    {"max_position", v.max_position},
-                    {"mean", v.mean}};
-  const auto& t = s.timing;
-  j["timing"] = {{"warmup", t.warmup},   {"repeats", t.seconds.size()},
-                 {"seconds", t.seconds}, {"median_s", t.median},
-                 {"min_s", t.min},       {"max_s", t.max}};
-  j["setup_s"] = s.setup_seconds;
-  j["evaluations"] = s.evaluations;
-  if (s.pairs_within > 0) {
-    j["pairs_within_cutoff"] = s.pairs_within;
-    j["work_efficiency"] = s.pairs_within / s.evaluations;
-    j["pairs_loaded"] = s.pairs_loaded;
-    j["work_efficiency_loaded"] = s.pairs_within / s.pairs_loaded;
-  }
-  if (!s.breakdown.empty()) {
-    json b = json::object();
-    for (const auto& [name, value] : s.breakdown) b[name] = value;
-    j["strategy_breakdown"] = b;
-  }
-  j["atom_evaluations_per_s"] = s.evaluations_per_s;
+  m["values"] = {{"min", v.min},
+                 {"min_position", v.min_position},
+                 {"max", v.max},
+                 {"max_position", v.max_position},
+                 {"mean", v.mean}};
+  m["timing"] = timing_object(s.timing);
+  m["setup_s"] = s.setup_seconds;
+  // Pairs inside the cutoff are counted by the cutoff strategies only: null elsewhere.
+  const bool counted = s.pairs_within > 0;
+  m["work"] = {{"evaluations", s.evaluations},
+               {"pairs_within_cutoff", counted ? json(s.pairs_within) : json(nullptr)},
+               {"pairs_loaded", counted ? json(s.pairs_loaded) : json(nullptr)},
+               {"efficiency", counted ? json(s.pairs_within / s.evaluations) : json(nullptr)},
+               {"efficiency_loaded", counted ? json(s.pairs_within / s.pairs_loaded) : json(nullptr)},
+               {"atom_evaluations_per_s", s.evaluations_per_s}};
+  json b = json::object();
+  for (const auto& [name, value] : s.breakdown) b[name] = value;
+  m["strategy_breakdown"] = std::move(b);
   const auto& ver = s.verification;
-  j["verification"] = {{"mode", ver.mode},
+  m["verification"] = {{"mode", ver.mode},
                        {"points", ver.points},
                        {"relative_l2_error", ver.error},
                        {"max_abs_error_e_per_A", ver.max_abs_error},
                        {"reference_norm_e_per_A", ver.reference_norm},
                        {"tolerance", ver.tolerance},
                        {"passed", ver.passed},
-                       {"seconds", ver.seconds}};
-  j["system"] = json::parse(to_json(s.system));
-  j["outputs"] = s.outputs;
+                       {"time_s", ver.seconds}};
+  return m;
+}
+
+}  // namespace
+
+std::string to_json(const potential_summary& s) {
+  using json = nlohmann::ordered_json;
+  json j = json::parse(summary_header_json(s.system, "potential", s.job_file));
   json files = json::array();
   for (const auto& f : s.files) {
-    json e = {{"path", f.path}, {"format", f.format}, {"bytes", nullptr}, {"seconds", nullptr}};
-    if (f.measured) e["bytes"] = f.bytes, e["seconds"] = f.seconds;
+    json e = {{"path", f.path}, {"format", f.format}, {"bytes", nullptr}, {"write_s", nullptr}};
+    if (f.measured) e["bytes"] = f.bytes, e["write_s"] = f.seconds;
     if (!f.sidecar.empty()) e["sidecar"] = f.sidecar;
     files.push_back(std::move(e));
   }
-  j["output_files"] = std::move(files);
+  j["outputs"] = std::move(files);
+  j["map"] = map_object(s);
   return j.dump(2);
+}
+
+std::string map_json(const potential_summary& s) {
+  return map_object(s).dump();
+}
+
+std::string timing_json(const timing_stats& t) {
+  return timing_object(t).dump();
 }
 
 double rsqrt_ceiling_per_s(const system_info& s) {

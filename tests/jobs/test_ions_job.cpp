@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/io/opendx.hpp"
 #include "ppl/jobs/job.hpp"
-#include "ppl/io/atoms.hpp"
 #include "support/ppl_test.hpp"
 
 using ppl_test::read_json;
@@ -79,9 +79,9 @@ TEST(ions_job, actin_dimer_neutralised_with_24_cations) {
   EXPECT_EQ(s["ions"]["counts"], nlohmann::json({{"Na+", 24}}));
   EXPECT_NEAR(s["ions"]["net_charge"].get<double>(), 0.0, 1e-9);
   // The job's own time covers its parts.
-  EXPECT_GE(s["ions"]["job_seconds"].get<double>(), s["ions"]["mask_seconds"].get<double>() +
-                                                        s["ions"]["placement_seconds"].get<double>() +
-                                                        s["timing"]["median_s"].get<double>());
+  EXPECT_GE(s["ions"]["job_s"].get<double>(), s["ions"]["mask_s"].get<double>() +
+                                                  s["ions"]["placement_s"].get<double>() +
+                                                  s["map"]["timing"]["median_s"].get<double>());
   ASSERT_EQ(s["ions"]["placed"].size(), 24u);
   const auto solute = ppl::read_pqr(ppl_test::data_path("molecules/actin-dimer.pqr.gz"));
   check_pqr(t.file("out.pqr"), solute, 24, 6.0, 10.0);
@@ -119,11 +119,11 @@ TEST(ions_job, maps_before_and_after_placement_are_what_they_say) {
   const double first = placed[0]["potential"].get<double>();
   EXPECT_NEAR(before.values[placed[0]["point"].get<std::size_t>()], first, 1e-6 * std::abs(first));
   const auto [lo, hi] = std::minmax_element(before.values.begin(), before.values.end());
-  EXPECT_NEAR(s["potential"]["min"].get<double>(), *lo, 1e-6 * std::abs(*lo));
-  EXPECT_NEAR(s["potential"]["max"].get<double>(), *hi, 1e-6 * std::abs(*hi));
+  EXPECT_NEAR(s["map"]["values"]["min"].get<double>(), *lo, 1e-6 * std::abs(*lo));
+  EXPECT_NEAR(s["map"]["values"]["max"].get<double>(), *hi, 1e-6 * std::abs(*hi));
   // kT/e per e/A (permittivity 1).
   const auto& g = before.geometry;
-  const double scale = s["physics"]["unit_factor"].get<double>();
+  const double scale = s["map"]["physics"]["unit_factor"].get<double>();
   const std::size_t nx = std::size_t(g.dims[0]), ny = std::size_t(g.dims[1]);
   double worst = 0;
   for (std::size_t n = 0; n < before.values.size(); ++n) {

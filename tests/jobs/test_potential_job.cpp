@@ -74,26 +74,28 @@ TEST(potential_job, random_atoms_explicit_lattice_kT_units_all_outputs) {
       }
 
   const auto s = read_json(t.file("v.json"));
-  EXPECT_EQ(s["atoms"]["count"], 60);
-  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{17, 13, 11}));
-  EXPECT_EQ(s["strategy"], "reference");
-  EXPECT_EQ(s["physics"]["units"], "kT_per_e");
-  EXPECT_EQ(s["verification"]["mode"], "full");
-  EXPECT_EQ(s["verification"]["points"], 17 * 13 * 11);
-  EXPECT_TRUE(s["verification"]["passed"].get<bool>());
-  EXPECT_LE(s["verification"]["relative_l2_error"].get<double>(), 1e-6);
-  EXPECT_NEAR(s["potential"]["min"].get<double>(), vmin, 1e-6 * std::abs(vmin));
-  EXPECT_NEAR(s["potential"]["max"].get<double>(), vmax, 1e-6 * std::abs(vmax));
-  EXPECT_NEAR(s["potential"]["mean"].get<double>(), sum / (17 * 13 * 11), 1e-5 * std::abs(vmax));
+  EXPECT_EQ(s["map"]["atoms"]["count"], 60);
+  EXPECT_EQ(s["map"]["lattice"]["dims"], (std::vector<int>{17, 13, 11}));
+  EXPECT_EQ(s["map"]["strategy"]["requested"], "reference");
+  EXPECT_EQ(s["map"]["physics"]["units"], "kT_per_e");
+  EXPECT_EQ(s["map"]["verification"]["mode"], "full");
+  EXPECT_EQ(s["map"]["verification"]["points"], 17 * 13 * 11);
+  EXPECT_TRUE(s["map"]["verification"]["passed"].get<bool>());
+  EXPECT_LE(s["map"]["verification"]["relative_l2_error"].get<double>(), 1e-6);
+  EXPECT_NEAR(s["map"]["values"]["min"].get<double>(), vmin, 1e-6 * std::abs(vmin));
+  EXPECT_NEAR(s["map"]["values"]["max"].get<double>(), vmax, 1e-6 * std::abs(vmax));
+  EXPECT_NEAR(s["map"]["values"]["mean"].get<double>(), sum / (17 * 13 * 11), 1e-5 * std::abs(vmax));
   // The reported position of the maximum holds the maximum.
-  const auto pos = s["potential"]["max_position"].get<std::vector<double>>();
+  const auto pos = s["map"]["values"]["max_position"].get<std::vector<double>>();
   const int im = int(std::lround((pos[0] + 1.0) / 0.5)), jm = int(std::lround((pos[1] + 0.5) / 0.5)),
             km = int(std::lround((pos[2] - 0.25) / 0.5));
   EXPECT_NEAR(dx.values[g.index(im, jm, km)], vmax, 1e-6 * std::abs(vmax));
-  EXPECT_EQ(s["timing"]["repeats"], 2);
-  EXPECT_GT(s["atom_evaluations_per_s"].get<double>(), 0.0);
-  EXPECT_DOUBLE_EQ(s["evaluations"].get<double>(), 60.0 * 17 * 13 * 11);
-  EXPECT_TRUE(s["system"].contains("device_name"));
+  EXPECT_EQ(s["map"]["timing"]["repeats"], 2);
+  EXPECT_GT(s["map"]["work"]["atom_evaluations_per_s"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(s["map"]["work"]["evaluations"].get<double>(), 60.0 * 17 * 13 * 11);
+  EXPECT_EQ(s["schema"], "ppl.summary/1");
+  EXPECT_EQ(s["job"], "potential");
+  EXPECT_TRUE(s["device"].contains("name"));
   EXPECT_TRUE(std::filesystem::exists(t.file("v.f32")));
   EXPECT_EQ(std::filesystem::file_size(t.file("v.f32")), 4u * 17 * 13 * 11);
   EXPECT_EQ(read_json(t.file("v.f32.json"))["units"], "kT/e");
@@ -164,12 +166,10 @@ TEST(potential_job, mrc_output_and_the_time_of_each_output) {
       << out;
   EXPECT_NE(out.find("             " + t.file("v.json") + " (json, "), std::string::npos) << out;
 
-  // JSON: "outputs" stays the list of paths; "output_files" adds format, bytes and seconds (null for the summary
-  // itself, written after it is composed).
+  // JSON: "outputs" lists each file with its format, bytes and write time (null for the summary itself, written
+  // after it is composed); the raw map names its sidecar.
   const auto s = read_json(t.file("v.json"));
-  EXPECT_EQ(s["outputs"], (std::vector<std::string>{t.file("v.dx"), t.file("v.mrc"), t.file("v.f32"),
-                                                    t.file("v.f32.json"), t.file("v.json")}));
-  const auto& f = s["output_files"];
+  const auto& f = s["outputs"];
   ASSERT_EQ(f.size(), 4u) << f;
   const std::vector<std::pair<std::string, std::string>> expect = {{t.file("v.dx"), "opendx"},
                                                                    {t.file("v.mrc"), "mrc"},
@@ -179,14 +179,14 @@ TEST(potential_job, mrc_output_and_the_time_of_each_output) {
     EXPECT_EQ(f[n]["path"], expect[n].first);
     EXPECT_EQ(f[n]["format"], expect[n].second);
     EXPECT_EQ(f[n]["bytes"].get<std::uintmax_t>(), std::filesystem::file_size(expect[n].first)) << f[n];
-    EXPECT_GT(f[n]["seconds"].get<double>(), 0.0) << f[n];
-    EXPECT_LT(f[n]["seconds"].get<double>(), 60.0) << f[n];
+    EXPECT_GT(f[n]["write_s"].get<double>(), 0.0) << f[n];
+    EXPECT_LT(f[n]["write_s"].get<double>(), 60.0) << f[n];
   }
   EXPECT_EQ(f[2]["sidecar"], t.file("v.f32.json"));
   EXPECT_EQ(f[3]["path"], expect[3].first);
   EXPECT_EQ(f[3]["format"], "json");
   EXPECT_TRUE(f[3]["bytes"].is_null());
-  EXPECT_TRUE(f[3]["seconds"].is_null());
+  EXPECT_TRUE(f[3]["write_s"].is_null());
 }
 
 TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_plane) {
@@ -206,17 +206,17 @@ TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_pl
                                t.file("s.json") + "}\n");
   ASSERT_EQ(run_job(job), 0);
   auto s = read_json(t.file("s.json"));
-  EXPECT_EQ(s["atoms"]["count"], 2);
-  EXPECT_NEAR(s["atoms"]["net_charge"].get<double>(), 0.0, 1e-12);
-  EXPECT_EQ(s["lattice"]["origin"], (std::vector<double>{-1.0, 0.0, 1.0}));
-  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{29, 19, 19}));  // floor(7/0.25)+1, floor(4.5/0.25)+1, ...
+  EXPECT_EQ(s["map"]["atoms"]["count"], 2);
+  EXPECT_NEAR(s["map"]["atoms"]["net_charge"].get<double>(), 0.0, 1e-12);
+  EXPECT_EQ(s["map"]["lattice"]["origin"], (std::vector<double>{-1.0, 0.0, 1.0}));
+  EXPECT_EQ(s["map"]["lattice"]["dims"], (std::vector<int>{29, 19, 19}));  // floor(7/0.25)+1, floor(4.5/0.25)+1, ...
   // Points within 0.8 A of an atom: the spheres hold the same number of lattice points here (both atoms sit on
   // lattice points: 1,2,3 and 4,2.5,3.5 are multiples of 0.25 from the origin).
-  EXPECT_EQ(s["physics"]["excluded_points"].get<std::size_t>() % 2, 0u);
-  EXPECT_GT(s["physics"]["excluded_points"].get<std::size_t>(), 2u * 100);
+  EXPECT_EQ(s["map"]["physics"]["excluded_points"].get<std::size_t>() % 2, 0u);
+  EXPECT_GT(s["map"]["physics"]["excluded_points"].get<std::size_t>(), 2u * 100);
   // The maximum: next to the + ion just outside 0.8 A (offset (-0.75, -0.25, -0.25), 0.83 A), on the side away
   // from the - ion.
-  EXPECT_EQ(s["potential"]["max_position"], (std::vector<double>{0.25, 1.75, 2.75}));
+  EXPECT_EQ(s["map"]["values"]["max_position"], (std::vector<double>{0.25, 1.75, 2.75}));
 
   // The same with one plane: z = 3 (through the + ion), 29 x 19 x 1 points.
   const auto plane = t.write("in/plane.yaml",
@@ -234,6 +234,51 @@ TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_pl
   EXPECT_NEAR(dx.values[(std::size_t(8) * 29) + 8], -1.0 / std::sqrt(9.5), 1e-6);
 }
 
+TEST(map_command, the_extension_names_the_output_key) {
+  EXPECT_EQ(ppl::map_output_key("a.dx"), "dx");
+  EXPECT_EQ(ppl::map_output_key("dir.v/A.DX.GZ"), "dx");
+  EXPECT_EQ(ppl::map_output_key("a.mrc"), "mrc");
+  EXPECT_EQ(ppl::map_output_key("a.map"), "mrc");
+  EXPECT_EQ(ppl::map_output_key("a.raw.gz"), "raw");
+  for (const char* bad : {"a.gz", "a.dxx", ".dx", "a", "a.pqr", "a.mrc.gz"})
+    EXPECT_NE(error_of<ppl::input_error>([&] { ppl::map_output_key(bad); }).find("ppl map -o"), std::string::npos)
+        << bad;
+}
+
+TEST(map_command, is_the_potential_job_with_its_defaults) {
+  temp_dir t;
+  const auto pqr = t.write("two.pqr",
+                           "ATOM      1  NA  NA  A   1       1.000   2.000   3.000  1.0000 1.0\n"
+                           "HETATM    2  CL  CL      2       4.000   2.500   3.500 -1.0000 1.8\n");
+  // The same job as a file, with nothing but the input and the outputs: the map must be identical.
+  const auto job = t.write("job.yaml", "job: potential\ninput: {pqr: two.pqr}\noutput: {mrc: " + t.file("f.mrc") +
+                                           ", summary: " + t.file("f.json") + "}\n");
+  ASSERT_EQ(run_job(job), 0);
+  std::ostringstream out;
+  ppl::job_context ctx{out, true};
+  auto map = ppl::make_map_job(pqr, t.file("m.MRC"), t.file("m.json"), {"verification.mode=full"});
+  ASSERT_EQ(map->run(ctx), 0) << out.str();
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  // The header's labels name no file; past the 1024-byte header the data must agree byte for byte.
+  EXPECT_EQ(bytes(t.file("m.MRC")).substr(1024), bytes(t.file("f.mrc")).substr(1024));
+  const auto s = read_json(t.file("m.json")), f = read_json(t.file("f.json"));
+  EXPECT_TRUE(s["job_file"].is_null());
+  EXPECT_EQ(f["job_file"], job);
+  EXPECT_EQ(s["job"], "potential");
+  EXPECT_EQ(s["outputs"][0]["format"], "mrc");
+  EXPECT_EQ(s["map"]["lattice"], f["map"]["lattice"]);
+  EXPECT_EQ(s["map"]["values"], f["map"]["values"]);
+  EXPECT_EQ(s["map"]["verification"]["mode"], "full");  // the --set override applied
+  // A --set key that does not exist is reported with the key, as for a job file.
+  EXPECT_NE(error_of<ppl::input_error>([&] {
+              ppl::make_map_job(pqr, t.file("x.dx"), "", {"lattice.spacng=1"});
+            }).find("--set lattice.spacng"),
+            std::string::npos);
+}
+
 TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   temp_dir t;
   const auto job = t.write("job.yaml",
@@ -247,9 +292,9 @@ TEST(potential_job, verification_failure_exits_3_and_still_writes) {
   EXPECT_EQ(run_job(job), int(ppl::exit_code::verification_failed));
   EXPECT_TRUE(std::filesystem::exists(t.file("v.dx")));
   const auto s = read_json(t.file("v.json"));
-  EXPECT_FALSE(s["verification"]["passed"].get<bool>());
-  EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 0.0);
-  EXPECT_EQ(s["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
+  EXPECT_FALSE(s["map"]["verification"]["passed"].get<bool>());
+  EXPECT_GT(s["map"]["verification"]["relative_l2_error"].get<double>(), 0.0);
+  EXPECT_EQ(s["map"]["atoms"]["count"], 3 * 17);  // round(512 / 30) molecules
 }
 
 // `strategy: auto`, the default: the chosen strategy runs and verifies; the summary names the request, the choice
@@ -268,13 +313,13 @@ TEST(potential_job, auto_is_the_default_and_says_what_it_chose) {
     std::string out;
     ASSERT_EQ(run_job(job, &out), 0) << out;
     const auto s = read_json(t.file("v.json"));
-    EXPECT_EQ(s["strategy"], "auto");
-    const std::string chosen = s["strategy_chosen"].get<std::string>();
+    EXPECT_EQ(s["map"]["strategy"]["requested"], "auto");
+    const std::string chosen = s["map"]["strategy"]["chosen"].get<std::string>();
     EXPECT_NE(ppl::potential_strategies().find(chosen), nullptr) << chosen;
-    EXPECT_FALSE(s["strategy_reason"].get<std::string>().empty());
+    EXPECT_FALSE(s["map"]["strategy"]["reason"].get<std::string>().empty());
     EXPECT_NE(out.find("potential: strategy auto: " + chosen + " ("), std::string::npos) << out;
     EXPECT_NE(out.find("strategy     auto: " + chosen), std::string::npos) << out;
-    EXPECT_TRUE(s["verification"]["passed"].get<bool>());
+    EXPECT_TRUE(s["map"]["verification"]["passed"].get<bool>());
   }
   // A cutoff interaction gets a cutoff strategy.
   temp_dir t;
@@ -288,7 +333,7 @@ TEST(potential_job, auto_is_the_default_and_says_what_it_chose) {
   std::string out;
   ASSERT_EQ(run_job(job, &out), 0) << out;
   const auto s = read_json(t.file("c.json"));
-  EXPECT_EQ(s["strategy_chosen"], ppl_test::cuda_build ? "cutoff_binned_cuda" : "cutoff_binned");
+  EXPECT_EQ(s["map"]["strategy"]["chosen"], ppl_test::cuda_build ? "cutoff_binned_cuda" : "cutoff_binned");
 }
 
 // A named strategy: the summary's choice is the name, "named in the job".
@@ -304,9 +349,9 @@ TEST(potential_job, named_strategy_is_its_own_choice) {
   std::string out;
   ASSERT_EQ(run_job(job, &out), 0) << out;
   const auto s = read_json(t.file("v.json"));
-  EXPECT_EQ(s["strategy"], "gather");
-  EXPECT_EQ(s["strategy_chosen"], "gather");
-  EXPECT_EQ(s["strategy_reason"], "named in the job");
+  EXPECT_EQ(s["map"]["strategy"]["requested"], "gather");
+  EXPECT_EQ(s["map"]["strategy"]["chosen"], "gather");
+  EXPECT_EQ(s["map"]["strategy"]["reason"], "named in the job");
   EXPECT_EQ(out.find("strategy auto"), std::string::npos) << out;
 }
 
@@ -341,11 +386,11 @@ TEST_P(potential_job_strategies, runs_verifies_and_writes) {
   std::string out;
   ASSERT_EQ(run_job(t.write("job.yaml", job_yaml(t, "1e-5")), &out), 0) << out;
   const auto s = read_json(t.file("v.json"));
-  EXPECT_EQ(s["strategy"], GetParam());
-  EXPECT_EQ(s["verification"]["mode"], "full");
-  EXPECT_EQ(s["verification"]["points"], 17 * 13 * 11);
-  EXPECT_TRUE(s["verification"]["passed"].get<bool>());
-  EXPECT_LE(s["verification"]["relative_l2_error"].get<double>(), 1e-5);
+  EXPECT_EQ(s["map"]["strategy"]["requested"], GetParam());
+  EXPECT_EQ(s["map"]["verification"]["mode"], "full");
+  EXPECT_EQ(s["map"]["verification"]["points"], 17 * 13 * 11);
+  EXPECT_TRUE(s["map"]["verification"]["passed"].get<bool>());
+  EXPECT_LE(s["map"]["verification"]["relative_l2_error"].get<double>(), 1e-5);
   const auto dx = ppl::read_opendx(t.file("v.dx"));
   ASSERT_EQ(dx.values.size(), std::size_t(17 * 13 * 11));
   ppl::lattice g;
@@ -370,8 +415,8 @@ TEST_P(potential_job_strategies, verification_failure_exits_3_and_still_writes) 
   EXPECT_NE(out.find("FAILED"), std::string::npos) << out;
   EXPECT_TRUE(std::filesystem::exists(t.file("v.dx")));
   const auto s = read_json(t.file("v.json"));
-  EXPECT_FALSE(s["verification"]["passed"].get<bool>());
-  EXPECT_GT(s["verification"]["relative_l2_error"].get<double>(), 1e-12);
+  EXPECT_FALSE(s["map"]["verification"]["passed"].get<bool>());
+  EXPECT_GT(s["map"]["verification"]["relative_l2_error"].get<double>(), 1e-12);
 }
 
 // The strategies of this build that compute Coulomb maps (these jobs are Coulomb; the cutoff-only ones run the

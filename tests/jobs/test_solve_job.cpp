@@ -7,10 +7,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sparse/krylov/krylov_test_support.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/sparse/generators.hpp"
+#include "sparse/krylov/krylov_test_support.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::test {
@@ -75,19 +75,27 @@ TEST_F(solve_job, generated_manufactured_system_writes_solution_history_and_summ
   ASSERT_EQ(x.size(), std::size_t(sys.A.numRows()));
   EXPECT_LE(host_relative_residual(to_host(sys.A), to_host_vector(sys.b), x), 1.0e-10 * 1.01);
 
-  nlohmann::json s;
-  std::ifstream(out("summary.json")) >> s;
+  nlohmann::json whole;
+  std::ifstream(out("summary.json")) >> whole;
+  EXPECT_EQ(whole["schema"], "ppl.summary/1");
+  EXPECT_EQ(whole["job"], "solve");
+  EXPECT_EQ(whole["outputs"].size(), 3u);  // x.mtx, history, summary
+  const auto& s = whole["solve"];
   EXPECT_EQ(s["outcome"], "converged_rtol");
   EXPECT_EQ(s["matrix"]["rows"], 729);
   EXPECT_EQ(s["spmv"]["strategy"], "kokkos_kernels");
   EXPECT_EQ(s["solver"]["preconditioner"], "jacobi");
-  EXPECT_LE(s["true_residual"].get<double>(), 1.0e-10);
+  EXPECT_LE(s["true_residual_relative"].get<double>(), 1.0e-10);
+  // The absolute norm is the relative one times ||b||.
+  EXPECT_NEAR(s["true_residual_norm"].get<double>(),
+              s["true_residual_relative"].get<double>() * s["b_norm"].get<double>(),
+              1e-12 * s["true_residual_norm"].get<double>());
   EXPECT_LT(s["error_vs_exact"]["relative_l2"].get<double>(), 1e-6);
-  EXPECT_TRUE(s["times"]["profiled"].get<bool>());
+  EXPECT_TRUE(s["timing"]["profiled"].get<bool>());
   EXPECT_EQ(s["breakdown_restarts"], 0);
   EXPECT_EQ(s["solver"]["max_restarts"], 10);
   EXPECT_NE(log.find("0 restarts after a breakdown, at most 10"), std::string::npos) << log;
-  EXPECT_GT(s["times"]["phases"]["spmv"].get<double>(), 0.0);
+  EXPECT_GT(s["timing"]["phases_s"]["spmv"].get<double>(), 0.0);
 
   std::ifstream h(out("history.csv"));
   std::string line;
@@ -124,13 +132,14 @@ TEST_F(solve_job, output_matrix_and_rhs_write_the_generated_system) {
   const auto b = read_matrix_market_vector_host(out("b.mtx"));
   EXPECT_EQ(b, to_host_vector(sys.b));
   EXPECT_LE(host_relative_residual(got, b, read_matrix_market_vector_host(out("x.mtx"))), 1.0e-10 * 1.01);
-  nlohmann::json s;
-  std::ifstream(out("s.json")) >> s;
+  nlohmann::json whole;
+  std::ifstream(out("s.json")) >> whole;
+  const auto& s = whole["solve"];
   EXPECT_EQ(s["solver"]["method"], "gmres");
   EXPECT_EQ(s["solver"]["restart"], 7);
   EXPECT_EQ(s["solver"]["dtol"], 1000.0);
-  EXPECT_GT(s["times"]["precond_setup"].get<double>(), 0.0);  // Jacobi's inverse diagonal, inside setup
-  EXPECT_LE(s["times"]["precond_setup"].get<double>(), s["times"]["setup"].get<double>());
+  EXPECT_GT(s["timing"]["precond_setup_s"].get<double>(), 0.0);  // Jacobi's inverse diagonal, inside setup
+  EXPECT_LE(s["timing"]["precond_setup_s"].get<double>(), s["timing"]["setup_s"].get<double>());
 }
 
 TEST_F(solve_job, matrix_and_rhs_files_are_relative_to_the_job_file) {
@@ -158,8 +167,9 @@ TEST_F(solve_job, not_converging_exits_4_and_still_writes_the_summary) {
                              out("s.json") + "}\n");
   std::string log;
   EXPECT_EQ(run(job, log, {"spmv.strategy=kokkos_kernels"}), 4) << log;
-  nlohmann::json s;
-  std::ifstream(out("s.json")) >> s;
+  nlohmann::json whole;
+  std::ifstream(out("s.json")) >> whole;
+  const auto& s = whole["solve"];
   EXPECT_EQ(s["outcome"], "diverged_max_iters");
   EXPECT_EQ(s["iterations"], 2);
   EXPECT_EQ(s["matrix"]["rows"], 375);

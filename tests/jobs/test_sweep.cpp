@@ -9,8 +9,8 @@
 #include <set>
 #include <sstream>
 
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/jobs/config.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/sweep.hpp"
 #include "support/ppl_test.hpp"
@@ -196,18 +196,24 @@ TEST(sweep, records_resume_by_key_and_overwrite_redoes_them) {
   for (std::size_t i = 0; i < first.size(); ++i) {
     const auto r = nlohmann::json::parse(first[i]);
     keys.insert(r["key"].get<std::string>());
-    EXPECT_EQ(r["point"], i);
-    EXPECT_EQ(r["study"], "t");
-    EXPECT_EQ(r["job"], "potential");
-    EXPECT_EQ(r["config"]["timing"]["repeats"], 1);  // the sweep's timing is part of what was run
-    EXPECT_EQ(r["time"]["seconds"].size(), 1u);
-    EXPECT_TRUE(r["verification"]["passed"].get<bool>());
-    EXPECT_LT(r["verification"]["error"].get<double>(), 1e-5);
-    EXPECT_GT(r["throughput"].get<double>(), 0);
-    EXPECT_TRUE(r.contains("git_revision") && r.contains("kokkos") && r.contains("device"));
+    EXPECT_EQ(r["schema"], "ppl.summary/1");
+    EXPECT_EQ(r["job"], "sweep");
+    EXPECT_EQ(r["sweep"]["point"], i);
+    EXPECT_EQ(r["sweep"]["study"], "t");
+    EXPECT_EQ(r["sweep"]["base_job"], "potential");
+    EXPECT_EQ(r["sweep"]["config"]["timing"]["repeats"], 1);  // the sweep's timing is part of what was run
+    const auto& m = r["measurement"];
+    EXPECT_EQ(m["timing"]["samples_s"].size(), 1u);
+    EXPECT_EQ(m["timing"]["median_s"], m["timing"]["samples_s"][0]);
+    EXPECT_EQ(m["time_per"], "map");
+    EXPECT_TRUE(m["verification"]["passed"].get<bool>());
+    EXPECT_LT(m["verification"]["error"].get<double>(), 1e-5);
+    EXPECT_GT(m["throughput"]["value"].get<double>(), 0);
+    EXPECT_TRUE(r["ppl"].contains("git_revision") && r["build"].contains("kokkos_version") && r.contains("device"));
+    EXPECT_TRUE(r["device"]["gpu"].get<bool>() || r["device"]["clock_ghz"].is_null());  // unknown: null, not 0
   }
   EXPECT_EQ(keys.size(), 4u);
-  EXPECT_EQ(nlohmann::json::parse(first[3])["settings"],
+  EXPECT_EQ(nlohmann::json::parse(first[3])["sweep"]["settings"],
             nlohmann::json::parse(R"({"strategy": "scatter", "input.random.atoms": 9})"));
   // The CSV view: a header and one row per record.
   EXPECT_EQ(lines_of(dir.file("r.csv")).size(), 5u);
@@ -251,12 +257,14 @@ output: {results: r.jsonl}
   ASSERT_EQ(lines.size(), 3u);
   for (const auto& l : lines) {
     const auto r = nlohmann::json::parse(l);
-    EXPECT_EQ(r["time_unit"], "s per iteration");
-    EXPECT_EQ(r["problem"]["rows"], 125);
-    EXPECT_GT(r["ceiling"].get<double>(), 0);
-    EXPECT_GT(r["fraction_of_ceiling"].get<double>(), 0);
-    EXPECT_TRUE(r["verification"]["passed"].get<bool>());
-    EXPECT_LT(r["verification"]["error"].get<double>(), 1e-7);
+    const auto& m = r["measurement"];
+    EXPECT_EQ(m["time_per"], "iteration");
+    EXPECT_EQ(m["timing"]["repeats"], 2);
+    EXPECT_EQ(m["problem"]["rows"], 125);
+    EXPECT_GT(m["ceiling"]["value"].get<double>(), 0);
+    EXPECT_GT(m["ceiling"]["fraction"].get<double>(), 0);
+    EXPECT_TRUE(m["verification"]["passed"].get<bool>());
+    EXPECT_LT(m["verification"]["error"].get<double>(), 1e-7);
   }
 }
 
@@ -317,7 +325,7 @@ output: {results: r.jsonl}
   for (const auto& l : after) {
     const auto r = nlohmann::json::parse(l);
     keys.insert(r["key"].get<std::string>());
-    points.insert(r["point"].get<std::size_t>());
+    points.insert(r["sweep"]["point"].get<std::size_t>());
   }
   EXPECT_EQ(keys.size(), 8u);    // none repeated
   EXPECT_EQ(points.size(), 8u);  // none lost: 0..7 each once

@@ -58,6 +58,8 @@ class config_node {
   const std::string& path() const { return path_; }  // dotted path from the root ("" for the root)
   std::string key_path(const std::string& key) const;
   const std::string& source() const;  // the file name
+  // The job file as read (from_file); "" for a job built from text (`ppl map`), whose summary names no file.
+  std::string job_file() const;
 
   // Fails with an input_error on the first key (in document order) that no reader asked about, or on a required
   // key that was only present misspelt.

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/registry.hpp"
+#include "ppl/jobs/config.hpp"
 
 namespace ppl {
 
@@ -36,5 +36,14 @@ const job_registry& job_kinds();
 
 // Loads a job file, applies --set overrides, builds the job and checks that every key was used.
 std::unique_ptr<job> load_job(const std::string& path, const std::vector<std::string>& overrides);
+
+// `ppl map MOLECULE -o MAP [--summary FILE] [--set k=v]...`: a potential job with its defaults on one PQR file,
+// writing one map whose format the extension of MAP names (map_output_key) and, when `summary` is not empty, the
+// summary. Paths are relative to the current folder. The same checks and errors as a job file.
+std::unique_ptr<job> make_map_job(const std::string& molecule, const std::string& map, const std::string& summary,
+                                  const std::vector<std::string>& overrides);
+// The `output` key of a map file name: "dx" (.dx, .dx.gz), "mrc" (.mrc, .map) or "raw" (.raw, .raw.gz), any
+// case; an input_error for any other name.
+std::string map_output_key(const std::string& map);
 
 }  // namespace ppl

@@ -1,7 +1,7 @@
 #pragma once
 // `strategy: auto` for the potential maps: which strategy (and which of its parameters) a job gets from the
 // lattice, the atom count, the interaction and the build, with a one-line reason that `ppl run` prints and the
-// summary records (strategy_chosen, strategy_reason). The rule (docs/potential.md, "strategy: auto"):
+// summary records (map.strategy: chosen, reason). The rule (docs/potential.md, "strategy: auto"):
 //  1. a cutoff interaction: cutoff_binned_cuda on a CUDA build, else cutoff_binned;
 //  2. Coulomb on a lattice whose point tiles do not fill the device: gather_atom_split (the atoms split too);
 //  3. Coulomb otherwise: gather_coalesced (on CUDA gather_hybrid_rsqrt_cuda instead, or on a host gather_coarsened,

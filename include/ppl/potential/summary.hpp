@@ -11,9 +11,9 @@
 
 #include "ppl/core/system_info.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/verification.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 
@@ -70,8 +70,8 @@ struct potential_summary {
   double evaluations_per_s = 0;                           // at the median time
   verification_result verification;
   system_info system;
-  std::vector<std::string> outputs;  // every path written, sidecars included (JSON "outputs", as before)
-  std::vector<output_file> files;    // per output: format, bytes, seconds (JSON "output_files")
+  std::vector<std::string> outputs;  // every path written, sidecars included
+  std::vector<output_file> files;    // per output: format, bytes, seconds (JSON "outputs")
 };
 
 // The rsqrt ceiling of a GPU in atom-evaluations/s (each evaluation needs one rsqrt): 16 rsqrt per clock per SM
@@ -79,6 +79,11 @@ struct potential_summary {
 double rsqrt_ceiling_per_s(const system_info& s);
 
 std::string to_text(const potential_summary& s);
+// The summary of `job: potential` (docs/summary.schema.json): the common header, "outputs" and "map".
 std::string to_json(const potential_summary& s);  // one JSON object, pretty-printed
+// The map's part alone (the "map" object, which `job: ions` shares) and a timing block in seconds
+// (warmup, repeats, samples_s, median_s, min_s, max_s), which sweep records share; JSON text, one object each.
+std::string map_json(const potential_summary& s);
+std::string timing_json(const timing_stats& t);
 
 }  // namespace ppl
