@@ -3,7 +3,10 @@
 #include <fmt/format.h>
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -115,6 +118,20 @@ int run_cli(int argc, char** argv) {
   return job->run(ctx);
 }
 
+// What was printed must have reached standard output: a full disk or `> /dev/full` shows up only when the
+// buffer is flushed, and would otherwise exit 0 with the report lost. Exits 0, 3 and 4 become 1 with one line;
+// 1 and 2 keep their code and their own line.
+int check_stdout(int rc) {
+  errno = 0;  // the first failing write sets it: cout's flush is stdout's (synced with stdio)
+  std::cout.flush();
+  const bool failed = std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout;
+  if (!failed || rc == int(ppl::exit_code::failure) || rc == int(ppl::exit_code::bad_input)) return rc;
+  const int err = errno;
+  std::cerr << "ppl: error: cannot write the standard output" << (err ? std::string(": ") + std::strerror(err) : "")
+            << "\n";
+  return int(ppl::exit_code::failure);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -123,7 +140,7 @@ int main(int argc, char** argv) {
   try {
     ppl::kokkos_session kokkos(argc, argv);
     try {
-      return run_cli(argc, argv);
+      return check_stdout(run_cli(argc, argv));
     } catch (const ppl::error& e) {
       std::cerr << "ppl: error: " << e.what() << "\n";
       return static_cast<int>(e.code());

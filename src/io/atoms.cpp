@@ -47,6 +47,31 @@ bool is_residue_number(const std::string& s) {
   return i > digits_from && s.size() - i <= 1 && (i == s.size() || std::isalpha(static_cast<unsigned char>(s[i])));
 }
 
+// The file name without a trailing ".gz", lower case.
+std::string plain_name(const std::string& path) {
+  std::string n = path.substr(path.find_last_of('/') + 1);
+  for (auto& c : n) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (n.size() > 3 && n.compare(n.size() - 3, 3, ".gz") == 0) n.resize(n.size() - 3);
+  return n;
+}
+
+bool has_suffix(const std::string& name, const std::string& suffix) {
+  return name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// A structure without charges and radii (PDB, mmCIF) where PQR was expected: what it is and the command that
+// makes a PQR of it (pdb2pqr, packaged by Debian; its 3.x command line: pdb2pqr --ff=NAME INPUT OUTPUT).
+[[noreturn]] void not_pqr(const std::string& where, const std::string& path, const std::string& what) {
+  std::string stem = path;
+  if (has_suffix(stem, ".gz")) stem.resize(stem.size() - 3);
+  if (const auto dot = stem.find_last_of('.'); dot != std::string::npos && dot > stem.find_last_of('/') + 1)
+    stem.resize(dot);
+  std::string out = stem + ".pqr";
+  if (out == path) out = stem + ".amber.pqr";
+  throw input_error(where + "this is " + what +
+                    ", not PQR (no charges and radii): run pdb2pqr first: " + "pdb2pqr --ff=AMBER " + path + " " + out);
+}
+
 // Coordinates (A) and charges (e) beyond this are not molecules; it keeps every pair distance and every partial
 // sum far inside float32 range (3.4e38), where the kernels compute.
 constexpr double max_pqr_value = 1.0e6;
@@ -61,13 +86,25 @@ atoms read_pqr(const std::string& path) {
   text_reader in(path, "PQR file");
   atoms a;
   a.source = path;
+  const std::string name = plain_name(path);
+  const bool pdb_name = has_suffix(name, ".pdb") || has_suffix(name, ".ent");
+  const bool cif_name = has_suffix(name, ".cif") || has_suffix(name, ".mmcif");
   std::string line;
   while (in.next(line)) {
     std::istringstream fields(line);
     std::vector<std::string> f;
     for (std::string w; fields >> w;) f.push_back(w);
-    if (f.empty() || !is_atom_record(f[0])) continue;  // REMARK, TER, END, CRYST1, blank lines
+    if (f.empty()) continue;
+    // mmCIF: a data block, a loop or the atom_site category, lines no PQR file has.
+    if (cif_name || f[0].rfind("data_", 0) == 0 || f[0] == "loop_" || f[0].rfind("_atom_site.", 0) == 0)
+      not_pqr(in.where() + ": ", path, "an mmCIF file");
+    if (!is_atom_record(f[0])) continue;  // REMARK, TER, END, CRYST1
     const std::string where = in.where() + ": ";
+    // PDB: by its name, or by the element symbol that ends a PDB ATOM record where PQR has the radius.
+    double number = 0;
+    if (pdb_name ||
+        (f.size() >= 7 && std::isalpha(static_cast<unsigned char>(f.back()[0])) && !parse_number(f.back(), number)))
+      not_pqr(where, path, "a PDB file");
     // record serial name resname resseq + 5 numbers = 10 fields at least (11 with a chain id).
     if (f.size() < 10)
       throw input_error(

@@ -112,7 +112,7 @@ void write_mrc(const std::string& path, const grid_geometry& g, const float* val
   }
   h.i32(56, nlabl);
 
-  write_file_atomically(path, [&](std::ostream& out) {
+  write_file_atomically(path, compression_for(path), [&](std::ostream& out) {
     out.write(h.data(), std::streamsize(mrc_header_bytes));
     // Little-endian bytes whatever the host order, in 256 KiB chunks.
     constexpr std::size_t chunk = 1 << 16;

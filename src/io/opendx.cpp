@@ -19,7 +19,7 @@ namespace ppl {
 void write_opendx(const std::string& path, const grid_geometry& g, const float* values,
                   const std::vector<std::string>& comments) {
   const int nx = g.dims[0], ny = g.dims[1], nz = g.dims[2];
-  write_file_atomically(path, [&](std::ostream& out) {
+  write_file_atomically(path, compression_for(path), [&](std::ostream& out) {
     fmt::memory_buffer b;
     auto it = std::back_inserter(b);
     for (const auto& c : comments) fmt::format_to(it, "# {}\n", c);

@@ -22,7 +22,7 @@ void write_raw_float32(const std::string& path, const grid_geometry& g, const fl
   const std::size_t n = g.size();
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (std::size_t i = 0; i < n; ++i) lo = std::min(lo, double(values[i])), hi = std::max(hi, double(values[i]));
-  write_file_atomically(path, [&](std::ostream& out) {
+  write_file_atomically(path, compression_for(path), [&](std::ostream& out) {
     // Little-endian bytes whatever the host order, in 64 KiB chunks.
     std::vector<unsigned char> buf;
     buf.reserve(1 << 16);
@@ -40,6 +40,7 @@ void write_raw_float32(const std::string& path, const grid_geometry& g, const fl
   nlohmann::ordered_json j;
   j["format"] = "ppl raw grid";
   j["file"] = path;
+  if (gzip_name(path)) j["compression"] = "gzip";
   j["dtype"] = "float32";
   j["byte_order"] = "little";
   j["layout"] = "x fastest: index = (k*ny + j)*nx + i; numpy: fromfile(file, '<f4').reshape(nz, ny, nx)";

@@ -32,6 +32,21 @@ std::string pdb_name(const std::string& name, const std::string& element) {
   return fmt::format(" {:<3.3}", name);
 }
 
+// A residue number for PDB's four columns (23-26): -999..9999 as they are, others modulo 10000 (10023 -> 23,
+// -1000 -> 9000), as VMD and other writers wrap them; VMD, PyMOL and gemmi then read distinct numbers for
+// neighbouring residues, where a cut to four digits ("1002" for 10023..10029) merged ten residues into one. The
+// PQR output keeps the full number. `digits` is what the PQR reader accepted: an optional '-' and digits, of any
+// length, so the arithmetic is on the last four digits.
+std::string pdb_residue_number(const std::string& digits) {
+  const bool negative = !digits.empty() && digits[0] == '-';
+  const std::string d = digits.substr(negative ? 1 : 0);
+  if (d.empty()) return digits;
+  const int last4 = std::stoi(d.size() > 4 ? d.substr(d.size() - 4) : d);
+  if (!negative) return std::to_string(last4);
+  if (d.size() <= 3) return "-" + std::to_string(last4);
+  return std::to_string((10000 - last4) % 10000);
+}
+
 std::string formal_charge(int q) {
   if (q == 0) return "  ";
   return fmt::format("{}{}", q > 0 ? q : -q, q > 0 ? '+' : '-');
@@ -78,6 +93,7 @@ void write_pdb_with_ions(const std::string& path, const atoms& solute, const std
       std::string number = resseq, icode = " ";
       if (!number.empty() && std::isalpha(static_cast<unsigned char>(number.back())))
         icode = number.substr(number.size() - 1), number.pop_back();
+      number = pdb_residue_number(number);
       o << fmt::format(
           "{:<6.6}{:>5} {} {:<4.4}{:1.1}{:>4.4}{:1.1}   {:8.3f}{:8.3f}{:8.3f}{:6.2f}{:6.2f}      "
           "{:<4.4}{:>2.2}{:2.2}\n",

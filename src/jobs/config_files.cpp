@@ -3,11 +3,13 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <string>
+#include <utility>
 
 #include "config_state.hpp"
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
+#include "ppl/jobs/config.hpp"
 
 namespace ppl {
 
@@ -73,8 +75,26 @@ std::string config_node::input_file(const std::string& key) const {
   return path;
 }
 
-std::string config_node::output_file(const std::string& key, const std::vector<std::string>& sidecars) const {
+// Suffixes of compressed files: a name ending in one promises a format that only ".gz" on a map delivers.
+const char* compression_of(const std::string& path) {
+  static const std::pair<const char*, const char*> suffixes[] = {
+      {".gz", "gzip"}, {".tgz", "gzip"}, {".bz2", "bzip2"}, {".xz", "xz"},      {".lzma", "lzma"}, {".zst", "zstd"},
+      {".lz4", "lz4"}, {".zip", "zip"},  {".7z", "7z"},     {".Z", "compress"}, {".br", "brotli"}, {".lz", "lzip"}};
+  for (const auto& [suffix, name] : suffixes) {
+    const std::size_t n = std::char_traits<char>::length(suffix);
+    if (path.size() > n && path.compare(path.size() - n, n, suffix) == 0) return name;
+  }
+  return nullptr;
+}
+
+std::string config_node::output_file(const std::string& key, const std::vector<std::string>& sidecars,
+                                     bool may_gzip) const {
   const std::string path = get<std::string>(key);
+  if (const char* packed = compression_of(path); packed && !(may_gzip && gzip_name(path)))
+    throw input_error(where(key) + ": '" + key_path(key) + "': '" + path + "' names a " + packed +
+                      " file; ppl writes " +
+                      (may_gzip ? "this output plain or gzip-compressed (.gz)"
+                                : "this output uncompressed (.gz is written for the maps only: OpenDX, MRC, raw)"));
   for (const auto& p : [&] {
          std::vector<std::string> all{path};
          all.insert(all.end(), sidecars.begin(), sidecars.end());
@@ -87,6 +107,11 @@ std::string config_node::output_file(const std::string& key, const std::vector<s
     for (const auto& part : fs::path(p))
       if (part.native().size() > 255)
         throw input_error(at + ": " + name + ": a file or folder name longer than 255 bytes");
+    // The file is written as "<name>.tmp.<pid>" first, which must fit NAME_MAX (255) too.
+    if (const auto file = fs::path(p).filename().native(); file.size() + temporary_suffix_max > 255)
+      throw input_error(at + ": " + name + ": a file name of " + std::to_string(file.size()) + " bytes" +
+                        (p == path ? "" : " (the file written beside it)") + "; at most " +
+                        std::to_string(255 - temporary_suffix_max) + " (ppl writes '<name>.tmp.<pid>' first)");
     std::error_code ec;
     const auto st = fs::symlink_status(p, ec);
     if (fs::is_directory(fs::status(p, ec))) throw input_error(at + ": " + name + ": '" + p + "' is a folder");

@@ -65,9 +65,9 @@ std::vector<double> fixed_number_list(const config_node& c, const std::string& k
 }
 
 std::optional<std::string> optional_output_file(const config_node& c, const std::string& key,
-                                                const std::vector<std::string>& sidecars) {
+                                                const std::vector<std::string>& sidecars, bool may_gzip) {
   if (!c.has(key)) return std::nullopt;
-  return c.output_file(key, sidecars);
+  return c.output_file(key, sidecars, may_gzip);
 }
 
 }  // namespace ppl

@@ -131,8 +131,8 @@ ions_job_config read_ions_job(const config_node& root) {
   if (const auto o = optional_map(root, "output")) {
     j.pqr = optional_output_file(*o, "pqr");
     j.pdb = optional_output_file(*o, "pdb");
-    j.dx_before = optional_output_file(*o, "dx_before");
-    j.dx_after = optional_output_file(*o, "dx_after");
+    j.dx_before = optional_output_file(*o, "dx_before", {}, true);
+    j.dx_after = optional_output_file(*o, "dx_after", {}, true);
     j.summary = optional_output_file(*o, "summary");
     if (j.pdb) {
       bool fits = true;

@@ -8,7 +8,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <filesystem>
 #include <functional>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -268,44 +267,47 @@ class ions_job final : public job {
   }
 
   template <class Write>
-  output_file& timed_write(potential_summary& s, const std::string& path, const char* format, const Write& write) {
+  output_file& timed_write(potential_summary& s, const output_set& set, const std::string& path, const char* format,
+                           const Write& write) {
     const auto t0 = clock_type::now();
     write();
     const double dt = seconds_since(t0);
-    std::error_code ec;
-    const auto bytes = std::filesystem::file_size(path, ec);
     s.outputs.push_back(path);
-    s.files.push_back({path, format, ec ? 0 : bytes, dt, true, {}});
+    s.files.push_back({path, format, set.bytes(path), dt, true, {}});
     say_file_(s.files.back());
     return s.files.back();
   }
 
+  // Every output is staged and committed with the summary, after the last one is complete: a failure on the way
+  // leaves all the old files. The "wrote" lines follow the commit.
   template <class Say>
   void write_outputs(potential_summary& s, const std::vector<placed_ion>& ions, double final_charge,
                      const float* before, const float* after, const Say& say) {
+    output_set set;
+    std::vector<std::string> wrote;
     say_file_ = [&](const output_file& f) {
-      say(fmt::format("wrote {} ({}, {:.3g} s)", f.path, human_bytes(f.bytes), f.seconds));
+      wrote.push_back(fmt::format("wrote {} ({}, {:.3g} s)", f.path, human_bytes(f.bytes), f.seconds));
     };
     const std::vector<std::string> remarks{
         fmt::format("ions placed by ppl {} (job: ions, {} names) on the potential of {}", PPL_VERSION,
                     config_name(cfg_.convention), s.atoms_source),
         fmt::format("{}; net charge {:+.4f} e", plan_text(), final_charge)};
     if (cfg_.pqr)
-      timed_write(s, *cfg_.pqr, "pqr",
+      timed_write(s, set, *cfg_.pqr, "pqr",
                   [&] { write_pqr_with_ions(*cfg_.pqr, cfg_.input, ions, cfg_.convention, remarks); });
     if (cfg_.pdb)
-      timed_write(s, *cfg_.pdb, "pdb",
+      timed_write(s, set, *cfg_.pdb, "pdb",
                   [&] { write_pdb_with_ions(*cfg_.pdb, cfg_.input, ions, cfg_.convention, remarks); });
     const auto geo = geometry_of(cfg_.grid);
     const std::string what = fmt::format("electrostatic potential ({})", unit_label(cfg_.physics.units));
     if (cfg_.dx_before)
-      timed_write(s, *cfg_.dx_before, "opendx", [&] {
+      timed_write(s, set, *cfg_.dx_before, "opendx", [&] {
         write_opendx(
             *cfg_.dx_before, geo, before,
             {fmt::format("{} of {} before ion placement, written by ppl {}", what, s.atoms_source, PPL_VERSION)});
       });
     if (cfg_.dx_after)
-      timed_write(s, *cfg_.dx_after, "opendx", [&] {
+      timed_write(s, set, *cfg_.dx_after, "opendx", [&] {
         write_opendx(
             *cfg_.dx_after, geo, after,
             {fmt::format("{} of {} with {} ions, written by ppl {}", what, s.atoms_source, ions.size(), PPL_VERSION)});
@@ -322,6 +324,8 @@ class ions_job final : public job {
       f.measured = true;
       say_file_(f);
     }
+    set.commit();
+    for (const auto& line : wrote) say(line);
   }
 
   // The job's phases after the map, in order (the map's own times are in the summary's timing).

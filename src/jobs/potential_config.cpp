@@ -9,6 +9,7 @@
 #include <cmath>
 #include <filesystem>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
 
@@ -27,6 +28,17 @@ constexpr double max_length = 1e6;  // A; guards against typos like 1e9 in box s
 
 atoms read_input(const config_node& root) {
   const auto in = root.child("input");
+  // A structure file without charges and radii: say what to do. Looked up in the JSON view, which marks no key
+  // valid, so "pdb" never shows among the valid keys of `input`.
+  if (in.is_map()) {
+    const auto given = nlohmann::json::parse(in.to_json());
+    for (const char* key : {"pdb", "cif", "mmcif", "ent"})
+      if (given.contains(key))
+        throw input_error(in.where(key) + ": 'input." + key +
+                          "': PDB and mmCIF input needs charges and radii, which ppl reads from PQR: run pdb2pqr "
+                          "first (pdb2pqr --ff=AMBER IN." +
+                          key + " OUT.pqr) and give 'input.pqr: OUT.pqr'");
+  }
   const std::string kind = exactly_one_of(in, {"pqr", "random", "water_box"});
   if (kind == "pqr") {
     const auto path = in.input_file("pqr");
@@ -231,9 +243,11 @@ void read_outputs(const config_node& root, potential_job_config& j) {
                            {"parboil_cutcp", &j.parboil_cutcp},
                            {"summary", &j.summary}}) {
     if (!o->has(key)) continue;
-    const bool raw = std::string(key) == "raw";
+    const std::string k = key;
+    const bool raw = k == "raw", map = k == "dx" || k == "mrc" || raw;  // the maps may be .gz
     *slot = o->output_file(
-        key, raw ? std::vector<std::string>{raw_sidecar_path(o->get<std::string>(key))} : std::vector<std::string>{});
+        key, raw ? std::vector<std::string>{raw_sidecar_path(o->get<std::string>(key))} : std::vector<std::string>{},
+        map);
   }
 }
 

@@ -5,9 +5,10 @@
 
 #include <Kokkos_Core.hpp>
 #include <chrono>
-#include <filesystem>
 #include <numeric>
 #include <ostream>
+#include <string>
+#include <vector>
 
 #include "potential_config.hpp"
 #include "ppl/core/error.hpp"
@@ -68,24 +69,28 @@ class potential_job final : public job {
   }
 
  private:
-  // Runs `write`, timing it, and records the file (its size read back from the folder) in the summary.
+  // Runs `write` (staged in `set`), timing it, and records the file and its size in the summary.
   template <class Write>
-  output_file& timed_write(potential_summary& s, const std::string& path, const char* format, const Write& write) {
+  output_file& timed_write(potential_summary& s, const output_set& set, const std::string& path, const char* format,
+                           const Write& write) {
     const auto t0 = std::chrono::steady_clock::now();
     write();
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::error_code ec;
-    const auto bytes = std::filesystem::file_size(path, ec);
     s.outputs.push_back(path);
-    s.files.push_back({path, format, ec ? 0 : bytes, dt, true, {}});
+    s.files.push_back({path, format, set.bytes(path), dt, true, {}});
     return s.files.back();
   }
   static std::string size_and_time(const output_file& f) {
     return fmt::format("({}, {:.3g} s)", human_bytes(f.bytes), f.seconds);
   }
 
+  // Every output is staged and committed with the summary, after the last one is complete: a failure on the way
+  // leaves all the old files. The "wrote" lines follow the commit.
   template <class Say>
-  void write_outputs(potential_summary& s, const float* values, const Say& say) {
+  void write_outputs(potential_summary& s, const float* values, const Say& say_after_commit) {
+    output_set set;
+    std::vector<std::string> wrote;
+    const auto say = [&](const std::string& line) { wrote.push_back(line); };
     const auto geo = geometry_of(cfg_.grid);
     const char* units = unit_label(cfg_.physics.units);
     const std::string what = fmt::format("electrostatic potential ({})", units);
@@ -94,7 +99,7 @@ class potential_job final : public job {
         fmt::format("strategy: {}, permittivity {}, exclusion radius {} A", s.strategy_chosen,
                     cfg_.physics.permittivity, cfg_.physics.exclusion_radius);
     if (cfg_.dx) {
-      const auto& f = timed_write(s, *cfg_.dx, "opendx", [&] {
+      const auto& f = timed_write(s, set, *cfg_.dx, "opendx", [&] {
         write_opendx(*cfg_.dx, geo, values,
                      {fmt::format("{} written by ppl {}", what, PPL_VERSION), atoms_line, strategy_line});
       });
@@ -102,13 +107,13 @@ class potential_job final : public job {
     }
     if (cfg_.mrc) {
       // MRC labels are 80 characters: the first one (program, quantity, units) always fits.
-      const auto& f = timed_write(s, *cfg_.mrc, "mrc", [&] {
+      const auto& f = timed_write(s, set, *cfg_.mrc, "mrc", [&] {
         write_mrc(*cfg_.mrc, geo, values, {fmt::format("ppl {}: {}", PPL_VERSION, what), atoms_line, strategy_line});
       });
       say("wrote " + *cfg_.mrc + " " + size_and_time(f));
     }
     if (cfg_.raw) {
-      auto& f = timed_write(s, *cfg_.raw, "raw_float32", [&] {
+      auto& f = timed_write(s, set, *cfg_.raw, "raw_float32", [&] {
         write_raw_float32(*cfg_.raw, geo, values,
                           {units, fmt::format("electrostatic potential of {} ({} atoms), strategy {}", s.atoms_source,
                                               s.atoms, s.strategy_chosen)});
@@ -118,7 +123,7 @@ class potential_job final : public job {
       say("wrote " + *cfg_.raw + " and " + f.sidecar + " " + size_and_time(f));
     }
     if (cfg_.parboil_cutcp) {
-      const auto& f = timed_write(s, *cfg_.parboil_cutcp, "parboil_cutcp",
+      const auto& f = timed_write(s, set, *cfg_.parboil_cutcp, "parboil_cutcp",
                                   [&] { write_parboil_cutcp(*cfg_.parboil_cutcp, cfg_.grid.dims, values); });
       say("wrote " + *cfg_.parboil_cutcp + " " + size_and_time(f));
     }
@@ -135,6 +140,8 @@ class potential_job final : public job {
       f.measured = true;
       say("wrote " + *cfg_.summary + " " + size_and_time(f));
     }
+    set.commit();
+    for (const auto& line : wrote) say_after_commit(line);
   }
 
   potential_job_config cfg_;

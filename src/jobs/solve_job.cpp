@@ -224,6 +224,8 @@ int solve_job::run(job_context& ctx) {
 
 void solve_job::write_outputs(const solve_system& sys, const solver_result& r, vector_view x,
                               const nlohmann::ordered_json& summary) const {
+  // Staged and committed together after the last one is complete: a failure on the way leaves all the old files.
+  output_set set;
   if (cfg_.solution_path)
     write_matrix_market_vector(*cfg_.solution_path, x,
                                "ppl solve: " + cfg_.method + " on " + sys.description + ", " + to_string(r.outcome));
@@ -234,11 +236,12 @@ void solve_job::write_outputs(const solve_system& sys, const solver_result& r, v
         o << fmt::format("{},{:.17g},{:.17g}\n", k, r.history[k],
                          r.b_norm > 0 ? r.history[k] / r.b_norm : r.history[k]);
     });
-  if (cfg_.summary_path)
-    write_file_atomically(*cfg_.summary_path, [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
   // The system as solved, so that another tool (scipy.io.mmread, PETSc, MATLAB) can check the solution.
   if (cfg_.matrix_out_path) write_matrix_market(*cfg_.matrix_out_path, sys.A, "ppl solve: A of " + sys.description);
   if (cfg_.rhs_out_path) write_matrix_market_vector(*cfg_.rhs_out_path, sys.b, "ppl solve: b of " + sys.description);
+  if (cfg_.summary_path)
+    write_file_atomically(*cfg_.summary_path, [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
+  set.commit();
 }
 
 }  // namespace

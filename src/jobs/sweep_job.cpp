@@ -83,8 +83,8 @@ class results_file {
   bool has(const std::string& key) const { return index_.count(key) > 0; }
   std::size_t size() const { return lines_.size(); }
 
-  // Adds the record, or replaces the one with its key in place, and rewrites both files. Signals are held until
-  // both are on disk, so the CSV never lags the records.
+  // Adds the record, or replaces the one with its key in place, and rewrites both files, renamed into place
+  // together (output_set) once both are on disk, with signals held until then, so the CSV never lags the records.
   void put(const json& record) {
     const std::string key = record["key"].get<std::string>();
     const std::string line = record.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
@@ -96,11 +96,13 @@ class results_file {
       lines_.push_back(line);
       records_.push_back(record);
     }
-    deferred_signals hold;
+    deferred_signals hold;  // a signal waits for both files: the point just measured is not lost
+    output_set both;        // renamed together: the CSV never lags the records, a failure changes neither
     write_file_atomically(path_, [&](std::ostream& o) {
       for (const auto& l : lines_) o << l << "\n";
     });
     write_file_atomically(csv_, [&](std::ostream& o) { write_csv(o); });
+    both.commit();
   }
 
  private:

@@ -32,6 +32,18 @@ expect 2 "job is required" -- "$ppl" run
 expect 0 "info.yaml: ok" -- "$ppl" validate "$dir/info.yaml"
 expect 0 "(host threads: 1)" -- "$ppl" run "$dir/info.yaml" --set output=info.json --kokkos-threads=1
 expect 0 "Usage" -- "$ppl" --help
+# Standard output that cannot be written (a full disk, here /dev/full): exit 1 and one line on stderr, not exit 0
+# with the report lost.
+to_full() { "$ppl" "$@" >/dev/full; }
+if [ -w /dev/full ]; then
+  for sub in info strategies "validate $dir/info.yaml"; do
+    # shellcheck disable=SC2086
+    expect 1 "ppl: error: cannot write the standard output" -- to_full $sub
+    # shellcheck disable=SC2086
+    lines=$(to_full $sub 2>&1 | wc -l)
+    [ "$lines" -eq 1 ] || { echo "FAIL: ppl $sub > /dev/full: $lines lines on stderr"; fail=1; }
+  done
+fi
 if [ -n "$(ls -A | grep -v '^info.json$')" ]; then
   echo "FAIL: files left behind: $(ls -A)"
   fail=1

@@ -95,13 +95,16 @@ TEST(opendx, round_trip_through_our_reader) {
     ASSERT_NEAR(r.values[n], s.v[n], 6e-7 * std::abs(s.v[n])) << n;
 }
 
-TEST(opendx, round_trip_through_griddataformats) {
+// gridData reads both the plain file and the gzip-compressed one (through Python's gzip).
+class opendx_griddata : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(opendx_griddata, round_trip_through_griddataformats) {
   int status = 0;
   run_command("/usr/bin/python3 -c 'import gridData' 2>/dev/null", status);
   if (status != 0) GTEST_SKIP() << "/usr/bin/python3 cannot import gridData (Debian python3-griddataformats)";
   temp_dir t;
   sample_grid s;
-  const auto path = t.file("g.dx");
+  const auto path = t.file(GetParam());
   ppl::write_opendx(path, s.g, s.v.data(), {"checked by gridDataFormats"});
   const std::string script =
       "import json, sys\n"
@@ -128,6 +131,41 @@ TEST(opendx, round_trip_through_griddataformats) {
   double sum = 0;
   for (float v : s.v) sum += v;
   EXPECT_NEAR(j["sum"].get<double>(), sum, 1e-6 * std::abs(sum) + 1e-9);
+}
+
+INSTANTIATE_TEST_SUITE_P(plain_and_gz, opendx_griddata, ::testing::Values("g.dx", "g.dx.gz"));
+
+// A name ending in .gz: the same bytes as the plain file, gzip-compressed (decompressed here by the test support's
+// own zlib reader, not ppl's), for OpenDX and raw; the raw sidecar stays plain and says so.
+TEST(opendx, gz_name_writes_the_plain_bytes_gzip_compressed) {
+  temp_dir t;
+  sample_grid s;
+  const auto plain = t.file("g.dx"), packed = t.file("g.dx.gz");
+  ppl::write_opendx(plain, s.g, s.v.data(), {"c"});
+  ppl::write_opendx(packed, s.g, s.v.data(), {"c"});
+  std::ifstream in(packed, std::ios::binary);
+  char magic[2] = {};
+  in.read(magic, 2);
+  EXPECT_EQ((unsigned char)magic[0], 0x1f);
+  EXPECT_EQ((unsigned char)magic[1], 0x8b);
+  EXPECT_LT(std::filesystem::file_size(packed), std::filesystem::file_size(plain) / 2);
+  EXPECT_EQ(ppl_test::read_file(packed), ppl_test::read_file(plain));
+  EXPECT_EQ(std::distance(std::filesystem::directory_iterator(t.path), {}), 2);
+}
+
+TEST(raw_grid, gz_name_writes_the_plain_bytes_gzip_compressed_and_a_plain_sidecar) {
+  temp_dir t;
+  sample_grid s;
+  const auto plain = t.file("g.raw"), packed = t.file("g.raw.gz");
+  ppl::write_raw_float32(plain, s.g, s.v.data(), {"kT/e", "sample"});
+  ppl::write_raw_float32(packed, s.g, s.v.data(), {"kT/e", "sample"});
+  EXPECT_NE(ppl_test::read_file(packed).size(), 0u);
+  EXPECT_EQ(ppl_test::read_file(packed), ppl_test::read_file(plain));
+  std::ifstream in(packed, std::ios::binary);
+  EXPECT_EQ(in.get(), 0x1f);
+  const auto side = ppl_test::read_json(ppl::raw_sidecar_path(packed));
+  EXPECT_EQ(side["compression"], "gzip");
+  EXPECT_FALSE(ppl_test::read_json(ppl::raw_sidecar_path(plain)).contains("compression"));
 }
 
 TEST(opendx, reader_errors_name_file_and_line) {

@@ -2,6 +2,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <numeric>
 
 #include "ppl/core/error.hpp"
@@ -123,4 +125,67 @@ TEST(pqr, gzip_compressed_reads_like_plain) {
   EXPECT_EQ(plain.x, packed.x);
   EXPECT_EQ(plain.z, packed.z);
   EXPECT_EQ(plain.q, packed.q);
+}
+
+namespace {
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+}  // namespace
+
+// `cat a.gz b.gz`: gzip -d reads both members, and so does the reader; anything else after a member is an error
+// naming the line where it starts, never atoms silently dropped.
+TEST(pqr, every_gzip_member_is_read_and_trailing_data_is_an_error) {
+  temp_dir t;
+  const std::string first = "ATOM 1 N MET 1 0 0 0 -0.3 1.85\nATOM 2 CA MET 1 1 0 0 0.1 1.9\n",
+                    second = "ATOM 3 C MET 1 2 0 0 0.2 1.9\n";
+  const std::string a = file_bytes(t.write_gz("a.gz", first));
+  const std::string b = file_bytes(t.write_gz("b.gz", second));
+  const auto both = ppl::read_pqr(t.write("both.pqr.gz", a + b));
+  ASSERT_EQ(both.size(), 3u);
+  EXPECT_EQ(both.x[2], 2.0);
+  EXPECT_EQ(both.q[2], 0.2);
+  const auto three = ppl::read_pqr(t.write("three.pqr.gz", a + b + a));
+  EXPECT_EQ(three.size(), 5u);
+
+  const auto tail = t.write("tail.pqr.gz", a + second);
+  const auto msg = error_of<ppl::input_error>([&] { ppl::read_pqr(tail); });
+  EXPECT_NE(msg.find(tail + ":3:"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("gzip"), std::string::npos) << msg;
+  // A member cut short is still an error too.
+  const auto cut = t.write("cut.pqr.gz", a + b.substr(0, b.size() - 6));
+  EXPECT_NE(error_of<ppl::input_error>([&] { ppl::read_pqr(cut); }).find("truncated"), std::string::npos);
+}
+
+// A PDB or mmCIF file where PQR is expected: one message naming file:line that says to run pdb2pqr.
+TEST(pqr, pdb_and_mmcif_files_are_recognised_and_pdb2pqr_is_named) {
+  temp_dir t;
+  const std::string pdb =
+      "HEADER    CHROMOSOMAL PROTEIN                     02-JAN-87   1UBQ\n"
+      "CRYST1   50.840   42.770   28.950  90.00  90.00  90.00 P 21 21 21    4\n"
+      "ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67           N\n";
+  for (const char* name : {"ubq.pqr", "ubq.pdb", "ubq.ent.gz"}) {
+    const auto path = std::string(name).size() > 3 && std::string(name).substr(std::string(name).size() - 3) == ".gz"
+                          ? t.write_gz(name, pdb)
+                          : t.write(name, pdb);
+    const auto msg = error_of<ppl::input_error>([&] { ppl::read_pqr(path); });
+    EXPECT_NE(msg.find(path + ":3: this is a PDB file"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("pdb2pqr --ff=AMBER " + path + " "), std::string::npos) << msg;
+    EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+  }
+  // Named .pdb but without an element column (11 fields read as PQR would take occupancy and B as charge and
+  // radius): the name decides.
+  const auto old = t.write("old.pdb", "ATOM      1  N   MET A   1      27.340  24.430   2.614  1.00  9.67\n");
+  EXPECT_NE(error_of<ppl::input_error>([&] { ppl::read_pqr(old); }).find(old + ":1: this is a PDB file"),
+            std::string::npos);
+  const auto cif = t.write("1ubq.cif", "data_1UBQ\n#\nloop_\n_atom_site.group_PDB\n");
+  const auto msg = error_of<ppl::input_error>([&] { ppl::read_pqr(cif); });
+  EXPECT_NE(msg.find(cif + ":1: this is an mmCIF file"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("pdb2pqr --ff=AMBER " + cif + " " + t.file("1ubq.pqr")), std::string::npos) << msg;
+  const auto cif_as_pqr = t.write("x.pqr", "# comment\ndata_1UBQ\n");
+  EXPECT_NE(error_of<ppl::input_error>([&] { ppl::read_pqr(cif_as_pqr); }).find(cif_as_pqr + ":2: this is an mmCIF"),
+            std::string::npos);
+  // A PQR line still reads, whatever its last number looks like.
+  EXPECT_EQ(ppl::read_pqr(t.write("ok.pqr", "ATOM 1 N MET A 1 0 0 0 -0.3 1.85\n")).size(), 1u);
 }

@@ -41,7 +41,8 @@ constexpr std::size_t mrc_label_chars = 80;
 // characters, characters outside printable ASCII replaced by '?', blank ones dropped (MRC2014 wants the used labels
 // first and nlabl = their count). Non-finite values, non-positive dims or spacing, and an origin or cell that does
 // not fit a float32 are refused (ppl::error, exit_code::failure) before anything is written. Written through
-// write_file_atomically: a failure leaves no file under `path`.
+// write_file_atomically: a failure leaves no file under `path`. A `path` ending in ".gz" is gzip-compressed
+// (mrcfile.open reads it).
 void write_mrc(const std::string& path, const grid_geometry& g, const float* values,
                const std::vector<std::string>& labels = {});
 

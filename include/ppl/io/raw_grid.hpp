@@ -2,6 +2,8 @@
 // Raw float32 grids: the values, little-endian, x fastest, no header, in `path`, and a JSON sidecar `path`.json
 // that says how to read them (dims, origin, spacing, layout, dtype, units, min, max). Easy to map with numpy:
 //   np.fromfile(path, '<f4').reshape(nz, ny, nx)
+// A `path` ending in ".gz" is gzip-compressed (the sidecar, `path`.json, is not, and says "compression": "gzip"):
+//   np.frombuffer(gzip.open(path).read(), '<f4').reshape(nz, ny, nx)
 #include <string>
 
 #include "ppl/io/grid.hpp"

@@ -1,8 +1,11 @@
 #pragma once
-// Line-by-line reading of text inputs (PQR, Matrix Market), plain or gzip-compressed: zlib's gz* functions read
-// both transparently, so `atoms.pqr.gz` and `A.mtx.gz` work wherever the plain names do. A file that is not text
+// Line-by-line reading of text inputs (PQR, Matrix Market), plain or gzip-compressed (found by content, read with
+// zlib's inflate), so `atoms.pqr.gz` and `A.mtx.gz` work wherever the plain names do. Every gzip member is read, as
+// gzip -d does (`cat a.gz b.gz` is a and b); data after a member that is not another member is an input error
+// naming file:line, not dropped. A file that is not text
 // (a NUL or another control byte: a tarball, an xz/bzip2 archive, an executable) is an input error naming
 // file:line, so a binary never reads as an empty molecule or matrix.
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -30,6 +33,7 @@ class text_reader {
 
  private:
   bool fill();
+  std::size_t produce(char* out, std::size_t cap);
   struct gz;
   std::unique_ptr<gz> gz_;
   std::string path_;

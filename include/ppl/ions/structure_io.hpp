@@ -23,8 +23,10 @@ struct placed_ion {
 void write_pqr_with_ions(const std::string& path, const atoms& solute, const std::vector<placed_ion>& ions,
                          ion_convention convention, const std::vector<std::string>& remarks);
 // PDB: fixed columns (serial 7-11, name 13-16, residue 18-21, chain 22, number 23-26, x y z 31-54, segment 73-76,
-// element 77-78, charge 79-80). Serial numbers above 99999 and residue numbers above 9999 wrap around, as VMD's
-// writer does. Coordinates must fit %8.3f (job: ions checks this when the job is read).
+// element 77-78, charge 79-80). Serial numbers above 99999 wrap around, as VMD's writer does; residue numbers
+// outside -999..9999 (solute and ions) are written modulo 10000 (10023 -> 23, -1000 -> 9000), the convention VMD,
+// PyMOL and gemmi read as four-digit numbers (hybrid-36 is not read by VMD), with the insertion code kept. Coordinates
+// must fit %8.3f (job: ions checks this when the job is read).
 void write_pdb_with_ions(const std::string& path, const atoms& solute, const std::vector<placed_ion>& ions,
                          ion_convention convention, const std::vector<std::string>& remarks);
 

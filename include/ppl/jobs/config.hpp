@@ -70,9 +70,12 @@ class config_node {
   // Files named by the job. An input is relative to the job file's folder and must be a readable regular file now;
   // an output is relative to the current folder and is checked now: its folder exists and is writable, it is not a
   // folder or special file (/proc, /dev), and it is none of the job's inputs, the job file or another output, in
-  // whichever order the keys are read. `sidecars` are files written beside the output (checked the same way).
+  // whichever order the keys are read. `sidecars` are files written beside the output (checked the same way). Each
+  // file name leaves room for the writer's temporary suffix below NAME_MAX (at most 243 bytes). A name ending in a
+  // compression suffix is refused unless it is ".gz" and the key's writer compresses (`may_gzip`: maps).
   std::string input_file(const std::string& key) const;
-  std::string output_file(const std::string& key, const std::vector<std::string>& sidecars = {}) const;
+  std::string output_file(const std::string& key, const std::vector<std::string>& sidecars = {},
+                          bool may_gzip = false) const;
 
   // Marks this whole subtree as used (for free-form maps like metadata).
   void mark_used() const;

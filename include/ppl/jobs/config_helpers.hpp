@@ -29,7 +29,7 @@ std::vector<double> fixed_number_list(const config_node& c, const std::string& k
 // An output file under an optional key: nullopt when absent, else config_node::output_file(key, sidecars), which
 // checks it now (writable folder, not a folder or special file, not an input, the job file or another output).
 std::optional<std::string> optional_output_file(const config_node& c, const std::string& key,
-                                                const std::vector<std::string>& sidecars = {});
+                                                const std::vector<std::string>& sidecars = {}, bool may_gzip = false);
 
 // Runs `f` and returns its result; an input_error it throws is rethrown as "<context>: <message>". For a reader of
 // a file named by the job, context is "<where of the key>: <dotted key>", so the message names the job file's line
