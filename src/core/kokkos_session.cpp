@@ -142,7 +142,8 @@ std::string check_host_threads(const std::vector<std::string>& kokkos_flags) {
     }
   auto refuse = [](const std::string& what, long n) {
     throw input_error(what + ": " + std::to_string(n) + " threads is more than Kokkos' OpenMP backend holds (" +
-                      std::to_string(kokkos_max_host_threads) + ", a fixed array of per-thread data); ask for at most " +
+                      std::to_string(kokkos_max_host_threads) +
+                      ", a fixed array of per-thread data); ask for at most " +
                       std::to_string(kokkos_max_host_threads));
   };
   const long kokkos_env = env_thread_count("KOKKOS_NUM_THREADS");

@@ -242,10 +242,11 @@ void check_solve_memory(const config_node& root, const solve_config& s) {
       const std::string name = largest->key.substr(largest->key.find('.') + 1);
       where = solver->has(name) ? solver->where(name) : solver->where();
     }
-    throw input_error(fmt::format("{}: {}: the solve needs {} of {} ({} rows; the largest part, {}: {}), more than "
-                                  "the {} of the {}",
-                                  where, key, memory_size_text(total), memory, s.rows, largest->what,
-                                  memory_size_text(largest->bytes), memory_size_text(limit.bytes), limit.what));
+    throw input_error(
+        fmt::format("{}: {}: the solve needs {} of {} ({} rows; the largest part, {}: {}), more than "
+                    "the {} of the {}",
+                    where, key, memory_size_text(total), memory, s.rows, largest->what,
+                    memory_size_text(largest->bytes), memory_size_text(limit.bytes), limit.what));
   };
   if (gpu) check(need.device, default_space_memory_limit(), "device memory");
   check(host_items, host_memory_limit(), "host memory");

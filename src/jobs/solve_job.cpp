@@ -88,8 +88,8 @@ solve_system load_solve_system(solve_config& cfg) {
   // what it derives from A's values.
   double x0_max = 0;
   for (double v : cfg.x0_host) x0_max = std::max(x0_max, std::fabs(v));
-  s.scaling = choose_system_scaling(n ? KokkosBlas::nrminf(s.A.values) : 0.0, n ? KokkosBlas::nrminf(s.b) : 0.0,
-                                    x0_max);
+  s.scaling =
+      choose_system_scaling(n ? KokkosBlas::nrminf(s.A.values) : 0.0, n ? KokkosBlas::nrminf(s.b) : 0.0, x0_max);
   if (s.scaling.matrix_exponent != 0) KokkosBlas::scal(s.A.values, s.scaling.matrix(), s.A.values);
   if (!s.scaling.identity()) {
     vector_view b = make_large_view<vector_view>("ppl::solve::b", n);

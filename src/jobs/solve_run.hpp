@@ -17,7 +17,7 @@ struct solve_system {
   vector_view b, x_exact;  // x_exact (unscaled) empty unless rhs: manufactured
   system_scaling scaling;  // powers of two; identity for magnitudes within 2^+-100 (system_scaling.hpp)
   std::string description;
-  double seconds = 0;  // loading or generating, moving to the device, preparing the SpMV strategy
+  double seconds = 0;               // loading or generating, moving to the device, preparing the SpMV strategy
   host_csr matrix() const;          // A as given
   std::vector<double> rhs() const;  // b as given
 };

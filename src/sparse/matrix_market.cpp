@@ -141,7 +141,8 @@ std::int64_t line_of_entry(const std::string& path, std::size_t entry) {
   std::size_t stored = 0;
   while (f.data(line)) {
     const auto t = tokens(line);
-    const bool mirrored = sym && t.size() >= 2 && std::strtoll(t[0].c_str(), nullptr, 10) != std::strtoll(t[1].c_str(), nullptr, 10);
+    const bool mirrored =
+        sym && t.size() >= 2 && std::strtoll(t[0].c_str(), nullptr, 10) != std::strtoll(t[1].c_str(), nullptr, 10);
     stored += mirrored ? 2 : 1;
     if (stored > entry) return f.line_number();
   }

@@ -42,8 +42,8 @@ solve_memory_need estimate_solve_memory(const solve_memory_problem& p) {
     need.device.push_back(
         {fmt::format("GMRES Krylov basis ({:.0f} x {} doubles)", m + 1, p.rows), "solver.restart", (m + 1) * vec});
     need.device.push_back({"GMRES work vectors", "solver.method", 2 * vec});
-    need.host.push_back({fmt::format("GMRES Hessenberg matrix ({:.0f} x {:.0f} doubles)", m + 1, m),
-                         "solver.restart", 8.0 * ((m + 1) * m + 5 * m)});
+    need.host.push_back({fmt::format("GMRES Hessenberg matrix ({:.0f} x {:.0f} doubles)", m + 1, m), "solver.restart",
+                         8.0 * ((m + 1) * m + 5 * m)});
   } else if (bicg) {
     // r, r~, p, p~, q, q~, z, z~, and the explicit transpose A^T the SpMV builds for A^T x.
     need.device.push_back({"BiCG work vectors", "solver.method", 8 * vec});

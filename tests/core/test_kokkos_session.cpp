@@ -82,7 +82,8 @@ TEST(kokkos_session, more_host_threads_than_kokkos_holds_are_refused_naming_the_
   EXPECT_EQ(ppl::check_host_threads({"--kokkos-num-threads=1"}), "");
 #if defined(KOKKOS_ENABLE_OPENMP)
   using ::testing::HasSubstr;
-  const std::string flag = ppl_test::error_of<ppl::input_error>([] { ppl::check_host_threads({"--kokkos-threads=600"}); });
+  const std::string flag =
+      ppl_test::error_of<ppl::input_error>([] { ppl::check_host_threads({"--kokkos-threads=600"}); });
   EXPECT_THAT(flag, HasSubstr("--kokkos-threads: 600 threads is more than Kokkos' OpenMP backend holds (512"));
   EXPECT_THAT(ppl_test::error_of<ppl::input_error>([] { ppl::check_host_threads({"--kokkos-num-threads=513"}); }),
               HasSubstr("--kokkos-num-threads: 513 threads"));

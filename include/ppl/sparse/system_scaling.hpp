@@ -37,8 +37,8 @@ inline system_scaling choose_system_scaling(double max_abs_a, double max_abs_b, 
   if (max_abs_x0 > 0 && std::isfinite(max_abs_x0)) e = any ? std::max(e, exponent(max_abs_x0)) : exponent(max_abs_x0);
   s.solution_exponent = normalise(e);
   const int limit = 1000;
-  if (s.solution_exponent < -limit || s.solution_exponent > limit ||
-      s.matrix_exponent + s.solution_exponent < -limit || s.matrix_exponent + s.solution_exponent > limit)
+  if (s.solution_exponent < -limit || s.solution_exponent > limit || s.matrix_exponent + s.solution_exponent < -limit ||
+      s.matrix_exponent + s.solution_exponent > limit)
     return {};
   return s;
 }
