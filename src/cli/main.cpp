@@ -50,6 +50,8 @@ int run_cli(int argc, char** argv) {
   run->add_option("job", job_path, "job file (YAML)")->required();
   run->add_option("--set", overrides, "override a config value: key.path=value (repeatable)");
   run->add_flag("-q,--quiet", quiet, "no progress lines");
+  bool verbose = false;
+  run->add_flag("-v,--verbose", verbose, "more progress lines (job: ions: one per ion placed)");
   bool overwrite = false;
   run->add_flag("--overwrite", overwrite,
                 "job: sweep: measure again the points whose records are already in the results file");
@@ -114,7 +116,7 @@ int run_cli(int argc, char** argv) {
     std::cout << job_path << ": ok\n";
     return 0;
   }
-  ppl::job_context ctx{std::cout, quiet, overwrite, load_start};
+  ppl::job_context ctx{std::cout, quiet, overwrite, verbose, load_start};
   return job->run(ctx);
 }
 

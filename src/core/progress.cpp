@@ -9,8 +9,21 @@
 
 namespace ppl {
 
-progress_bar::progress_bar(std::ostream& out, std::size_t total, bool terminal)
-    : out_(out), total_(total), terminal_(terminal), start_(std::chrono::steady_clock::now()) {}
+progress_bar::progress_bar(std::ostream& out, std::size_t total, bool terminal, progress_options options)
+    : out_(out),
+      total_(total),
+      terminal_(terminal),
+      options_(options),
+      created_(std::chrono::steady_clock::now()),
+      start_(created_) {}
+
+void progress_bar::update(std::size_t done, const std::string& label) {
+  const auto now = std::chrono::steady_clock::now();
+  done_ = timed_ = std::min(done, total_);
+  timed_seconds_ = std::chrono::duration<double>(now - created_).count();
+  start_ = now;
+  draw(label);
+}
 
 void progress_bar::skip() {
   ++done_;
@@ -28,6 +41,15 @@ void progress_bar::step(const std::string& label) {
 
 void progress_bar::draw(const std::string& label) {
   constexpr int width = 30;
+  if (options_.delay_seconds > 0 &&
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - created_).count() < options_.delay_seconds)
+    return;
+  if (options_.sparse && !terminal_) {
+    const std::size_t tenth = total_ ? done_ * 10 / total_ : 10;
+    if (drawn_ && tenth <= last_tenth_) return;
+    last_tenth_ = tenth;
+  }
+  drawn_ = true;
   const double fraction = total_ ? double(done_) / double(total_) : 1.0;
   const int filled = std::clamp(int(fraction * width + 0.5), 0, width);
   const double eta = timed_ ? timed_seconds_ / double(timed_) * double(total_ - done_) : 0.0;
@@ -41,7 +63,7 @@ void progress_bar::draw(const std::string& label) {
 }
 
 void progress_bar::finish() {
-  if (terminal_ && timed_) out_ << "\n" << std::flush;
+  if (terminal_ && timed_ && drawn_) out_ << "\n" << std::flush;
 }
 
 std::string format_duration(double seconds) {

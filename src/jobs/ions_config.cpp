@@ -23,6 +23,15 @@ const ion_species& species_choice(const config_node& in, const char* key, const 
   return s;
 }
 
+// The sum of the charges, rounded to the nearest integer when within integer_charge_tolerance of it: a neutral
+// molecule's float64 sum is a round-off such as +5.8e-15 whose sign depends on the order of the atoms, and the sign
+// decides which ions go first (docs/ions.md).
+double solute_charge(const std::vector<double>& q) {
+  const double sum = std::accumulate(q.begin(), q.end(), 0.0);
+  const double nearest = std::round(sum);
+  return std::abs(sum - nearest) <= integer_charge_tolerance ? nearest + 0.0 : sum;  // + 0.0: no -0
+}
+
 int gcd(int a, int b) {
   return b == 0 ? a : gcd(b, a % b);
 }
@@ -32,10 +41,21 @@ int gcd(int a, int b) {
 // then anion(s), one unit after the other, so each kind sees the other's last ions.
 void plan_ions(const config_node& in, ions_job_config& j) {
   const int counter_sign = j.solute_charge <= 0 ? 1 : -1;
+  auto too_many = [&](const char* key, double n) {
+    if (n > double(max_ions))
+      throw input_error(in.where(key) + fmt::format(": 'ions.{}' asks for {:.6g} ions, more than the {} one job "
+                                                    "places (each ion is one pass over the whole lattice)",
+                                                    key, n, max_ions));
+  };
   if (const auto counts = optional_map(in, "counts")) {
     std::vector<std::pair<const ion_species*, int>> wanted;
+    double total = 0;
     for (const auto& s : ion_species_table())
-      if (counts->has(s.name)) wanted.push_back({&s, counts->get_in<int>(s.name, 0, 0, 1000000)});
+      if (counts->has(s.name)) {
+        wanted.push_back({&s, counts->get_in<int>(s.name, 0, 0, 1000000)});
+        total += wanted.back().second;
+      }
+    too_many("counts", total);
     for (int pass : {counter_sign, -counter_sign})
       for (const auto& [s, n] : wanted)
         if (s->charge * pass > 0) j.order.insert(j.order.end(), std::size_t(n), s);
@@ -43,13 +63,17 @@ void plan_ions(const config_node& in, ions_job_config& j) {
   }
   if (j.neutralize && j.solute_charge != 0.0) {
     j.counterion = j.solute_charge < 0 ? j.cation : j.anion;
-    j.counterions = int(std::llround(std::abs(j.solute_charge) / std::abs(j.counterion->charge)));
+    // Rounded in float64 first: a huge charge must be refused, not overflow the int.
+    const double n = std::round(std::abs(j.solute_charge) / std::abs(j.counterion->charge));
+    too_many("neutralize", n);
+    j.counterions = int(n);
     j.order.insert(j.order.end(), std::size_t(j.counterions), j.counterion);
   }
   const double units = j.salt_molar * ions_per_A3_per_molar * j.solvent_volume;
   if (units > 1e6) throw input_error(in.where("salt_molar") + ": 'ions.salt_molar' asks for more than 1e6 ions");
   j.salt_units = int(std::llround(units));
   const int zc = j.cation->charge, za = -j.anion->charge, g = gcd(zc, za);
+  too_many("salt_molar", double(j.counterions) + double(j.salt_units) * double(za / g + zc / g));
   for (int u = 0; u < j.salt_units; ++u) {
     j.order.insert(j.order.end(), std::size_t(za / g), j.cation);
     j.order.insert(j.order.end(), std::size_t(zc / g), j.anion);
@@ -62,7 +86,6 @@ ions_job_config read_ions_job(const config_node& root) {
   ions_job_config j;
   potential_map_rules rules;
   rules.job = "ions";
-  rules.default_padding = 10.0;  // cionize's BORDERSIZE: room for ions beyond min_distance_solute
   rules.plane_and_periodic = false;
   rules.exclusion_radius = false;
   rules.extra_bytes_per_point = 10.0;  // the masks (2 bytes), the maps before and after on the host (8 bytes)
@@ -73,6 +96,11 @@ ions_job_config read_ions_job(const config_node& root) {
   j.convention = parse_ion_convention(in->get_choice("convention", "charmm", ion_convention_names()));
   j.min_solute = in->get_in<double>("min_distance_solute", 6.0, 0.0, 1000.0);
   j.min_ions = in->get_in<double>("min_distance_ions", 10.0, 0.0, 1000.0);
+  // 0 would let every ion take the same lowest point: they would stack there (the ion's own point gets none of its
+  // potential), so a positive distance is what keeps them apart.
+  if (!(j.min_ions > 0))
+    throw input_error(in->where("min_distance_ions") +
+                      ": 'ions.min_distance_ions' must be > 0 A (with 0 every ion would go to the same point)");
   j.min_border = in->get_in<double>("min_distance_border", 0.0, 0.0, 1000.0);
   const bool counts = in->has("counts");
   for (const char* key : {"neutralize", "salt_molar", "cation", "anion"})
@@ -85,7 +113,7 @@ ions_job_config read_ions_job(const config_node& root) {
   j.anion = &species_choice(*in, "anion", "Cl-", -1);
   if (!counts && !j.neutralize && !in->has("salt_molar"))
     throw input_error(in->where() + ": 'ions' needs 'counts', 'neutralize: true' or 'salt_molar'");
-  j.solute_charge = std::accumulate(j.input.q.begin(), j.input.q.end(), 0.0);
+  j.solute_charge = solute_charge(j.input.q);
 
   // The mask of the first ion, on the device: it decides whether the ions can fit at all.
   Kokkos::fence();
@@ -123,10 +151,8 @@ ions_job_config read_ions_job(const config_node& root) {
                                             "({:.4g} A^3 of exclusion spheres, {:.4g} A^3 at the densest packing)",
                                             what, j.order.size(), j.min_ions, need, room));
   }
-  if (in->has("progress_every"))
-    j.progress_every = in->get_in<int>("progress_every", 0, 0, 1000000000);
-  else
-    j.progress_every = j.order.size() >= 20 ? int(j.order.size() / 10) : 0;
+  // The progress bar follows a placement that takes long; these lines are for logs that want them at fixed counts.
+  j.progress_every = in->get_in<int>("progress_every", 0, 0, 1000000000);
 
   if (const auto o = optional_map(root, "output")) {
     j.pqr = optional_output_file(*o, "pqr");

@@ -16,6 +16,13 @@ namespace ppl {
 // Avogadro's number x 1e-27 L/A^3: ions per A^3 at 1 mol/L.
 constexpr double ions_per_A3_per_molar = 6.02214076e-4;
 
+// A solute charge within this of an integer is that integer (the sign rule of the ions' order, the counter-ion count).
+constexpr double integer_charge_tolerance = 1e-6;  // e
+
+// The most ions one job places: each ion is a pass over the whole lattice (0.2 ms on the H200 at 6.4e7 points, tens
+// of ms on a CPU), and no solvated system needs more (0.15 M in a (400 A)^3 box is 5,800 ions).
+constexpr int max_ions = 100000;
+
 struct ions_job_config : potential_map_config {
   ion_convention convention = ion_convention::charmm;
   double min_solute = 6.0, min_ions = 10.0, min_border = 0.0;  // A (cionize's R_ION_SOLUTE, R_ION_ION; no border)
@@ -23,7 +30,7 @@ struct ions_job_config : potential_map_config {
   double salt_molar = 0.0;
   const ion_species* cation = nullptr;  // neutralize / salt
   const ion_species* anion = nullptr;
-  double solute_charge = 0.0;  // e
+  double solute_charge = 0.0;  // e: the sum of the charges, rounded when within integer_charge_tolerance of an integer
   const ion_species* counterion = nullptr;
   int counterions = 0;                    // neutralize: round(|Q| / |z|)
   int salt_units = 0;                     // round(salt_molar x ions_per_A3_per_molar x solvent_volume) formula units

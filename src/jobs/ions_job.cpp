@@ -71,12 +71,14 @@ class ions_job final : public job {
     say("plan: " + plan_text());
 
     potential_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::potential"), g.size());
-    const map_timing map = compute_map(cfg_, v, say);
+    const progress_sink progress = progress_of(ctx);
+    const map_timing map = compute_map(cfg_, v, say, progress);
     // The map stays on the device: statistics and a sample check read it there; the maps before and after come to
     // the host (4 bytes a point, 0.26 GB on a 400^3 lattice) only when they are written.
     potential_summary s;
     auto t0 = clock_type::now();
-    s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, Kokkos::View<const float*>(v));
+    s.verification =
+        verify_potential(cfg_.verification, a, g, cfg_.pair, Kokkos::View<const float*>(v), verification_bar(progress));
     phases_.emplace_back("verification", seconds_since(t0));
     if (s.verification.mode != "none")
       say(fmt::format("verification ({}, {} points): relative L2 error {:.3e} (tolerance {:.1e}) {}",
@@ -99,7 +101,7 @@ class ions_job final : public job {
     }
     phases_.emplace_back("copy_map_to_host", seconds_since(t0));
 
-    std::vector<placed_ion> ions = place(v, say);
+    std::vector<placed_ion> ions = place(v, say, progress);
     phases_.emplace_back("placement", placement_seconds_);
     t0 = clock_type::now();
     if (cfg_.dx_after) {
@@ -111,7 +113,7 @@ class ions_job final : public job {
       ion.potential *= scale;
       ion.nearest_solute = nearest_atom(a, ion.x, ion.y, ion.z);
     }
-    for (std::size_t n = 0; n < ions.size(); ++n) {
+    for (std::size_t n = 0; n < ions.size() && ctx.verbose; ++n) {
       const auto& ion = ions[n];
       say(fmt::format("ion {:>4} {:<4} at ({:9.3f}, {:9.3f}, {:9.3f}) A  V = {:+.6g} {}  nearest solute atom {:.3f} A",
                       n + 1, ion.species->name, ion.x, ion.y, ion.z, ion.potential, units, ion.nearest_solute));
@@ -162,7 +164,7 @@ class ions_job final : public job {
   // The placement loop: per ion, the chosen point comes back from the reduction, then one pass adds the ion's
   // potential, clears its exclusion sphere from the mask and selects the next ion's point.
   template <class Say>
-  std::vector<placed_ion> place(potential_view v, const Say& say) {
+  std::vector<placed_ion> place(potential_view v, const Say& say, const progress_sink& progress) {
     ion_placer& p = *cfg_.placer;
     const auto& order = cfg_.order;
     std::vector<placed_ion> ions;
@@ -171,6 +173,7 @@ class ions_job final : public job {
     Kokkos::fence();
     const auto start = clock_type::now();
     auto t0 = start;
+    auto bar = make_progress(progress, order.size());
     ion_choice c = p.select(v, float(order[0]->charge));
     for (std::size_t n = 0; n < order.size(); ++n) {
       const ion_species& sp = *order[n];
@@ -194,8 +197,10 @@ class ions_job final : public job {
       if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
         say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
                         seconds_since(start)));
+      if (bar) bar->step(fmt::format("ions: {} {} placed", n + 1, sp.name));
       t0 = clock_type::now();  // a progress line is not the next ion's time
     }
+    if (bar) bar->finish();
     placement_seconds_ = seconds_since(start);
     return ions;
   }

@@ -8,7 +8,9 @@
 #include <chrono>
 #include <cmath>
 #include <filesystem>
+#include <iostream>
 #include <limits>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <numeric>
 #include <set>
@@ -160,7 +162,14 @@ void check_memory(const config_node& root, const potential_map_config& j, const 
 void read_physics(const config_node& root, potential_map_config& j, const potential_map_rules& rules) {
   const auto p = optional_map(root, "physics");
   if (!p) return;
-  j.physics.units = parse_potential_units(p->get_choice("units", "e_per_angstrom", potential_unit_names()));
+  j.physics.units = parse_potential_units(p->get_choice("units", "kT_per_e", potential_unit_names()));
+  if (p->has("temperature")) {
+    if (j.physics.units != potential_units::kT_per_e)
+      throw input_error(p->where("temperature") + ": 'physics.temperature' applies only to units: kT_per_e (units " +
+                        config_name(j.physics.units) + " do not depend on it)");
+    // Finite and positive; the range keeps kT/e's factor (560.47254 x 298.15 / T) and the map's values finite.
+    j.physics.temperature = p->get_in<double>("temperature", default_temperature, 1.0, 1e6);
+  }
   j.physics.permittivity = p->get_in<double>("permittivity", 1.0, 1e-6, 1e6);
   if (!rules.exclusion_radius && p->has("exclusion_radius"))
     throw input_error(p->where("exclusion_radius") +
@@ -232,6 +241,36 @@ void read_strategy(const config_node& root, potential_map_config& j) {
   j.strategy = with_parameter_errors(nullptr, auto_where, [&] {
     return make_potential_strategy(c.strategy, c.parameters, j.pair, auto_where, j.grid.periodic);
   });
+  // auto picks only a strategy that takes the job: when the choice's own check refuses it (a 500 A cutoff gives
+  // cutoff_binned more bins in reach than it holds), the next that supports the interaction and accepts it, in the
+  // order of their speed; the reference (float64, every pair) accepts every job the lattice limits allow.
+  std::string first_refusal;
+  try {
+    j.strategy->check({j.input, j.grid, j.pair});
+    return;
+  } catch (const input_error& e) {
+    first_refusal = e.what();
+  }
+  const std::vector<std::string> fallbacks =
+      j.pair.is_cutoff()
+          ? std::vector<std::string>{"cutoff_binned", "cutoff_large_bins", "cutoff_reference", "reference"}
+          : std::vector<std::string>{"gather_coalesced", "gather", "reference"};
+  for (const auto& name : fallbacks) {
+    if (name == c.strategy) continue;
+    try {
+      auto s = make_potential_strategy(name, {}, j.pair, where, j.grid.periodic);
+      s->check({j.input, j.grid, j.pair});
+      j.strategy = std::move(s);
+      j.strategy_reason =
+          c.reason + "; but " + c.strategy + " refuses this job (" + first_refusal + "), and " + name + " takes it";
+      j.strategy_name = name;
+      j.strategy_params.clear();
+      return;
+    } catch (const input_error&) {
+      continue;  // not supported, not in this build or refusing too: the next
+    }
+  }
+  // None takes it: the choice's own refusal is the error (read_potential_map's check says it).
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {
@@ -264,8 +303,8 @@ void read_verification(const config_node& root, potential_map_config& j) {
 void read_timing(const config_node& root, potential_map_config& j) {
   const auto t = optional_map(root, "timing");
   if (!t) return;
-  j.warmup = t->get_in<int>("warmup", 1, 0, 1000);
-  j.repeats = t->get_in<int>("repeats", 3, 1, 10000);
+  j.warmup = t->get_in<int>("warmup", 0, 0, 1000);
+  j.repeats = t->get_in<int>("repeats", 1, 1, 10000);
 }
 
 }  // namespace
@@ -295,12 +334,112 @@ potential_job_config read_potential_job(const config_node& root) {
   return j;
 }
 
-map_timing compute_map(const potential_map_config& m, potential_view out,
-                       const std::function<void(const std::string&)>& say) {
+progress_sink progress_of(const job_context& ctx) {
+  progress_sink p;
+  // A terminal's bar on stderr, redrawn in place; otherwise sparse lines among the job's own on its stream, so
+  // stderr stays for errors (one line for bad input) and a log reads in order.
+  if (ctx.quiet) return p;
+  p.terminal = is_terminal(2);
+  p.out = p.terminal ? &std::cerr : &ctx.out;
+  return p;
+}
+
+std::optional<progress_bar> make_progress(const progress_sink& sink, std::size_t total) {
+  std::optional<progress_bar> bar;
+  if (sink.out) bar.emplace(*sink.out, total, sink.terminal, progress_options{2.0, true});
+  return bar;
+}
+
+verification_progress verification_bar(const progress_sink& sink) {
+  if (!sink.out) return {};
+  // Shared: the verification copies the callback.
+  auto bar = std::make_shared<std::optional<progress_bar>>();
+  return [sink, bar](std::size_t done, std::size_t total) {
+    if (!*bar) bar->emplace(*sink.out, total, sink.terminal, progress_options{2.0, true});
+    (*bar)->update(done, fmt::format("verification: {} of {} points", done, total));
+    if (done == total) (*bar)->finish();
+  };
+}
+
+std::vector<std::pair<int, int>> map_slabs(const potential_map_config& m) {
+  const lattice& g = m.grid;
+  const double plane = double(g.dims[0]) * double(g.dims[1]);
+  constexpr double min_points = double(1 << 20);
+  constexpr int max_slabs = 16;
+  if (m.warmup != 0 || m.repeats != 1 || g.periodic || double(g.size()) <= 2 * min_points) return {{0, g.dims[2]}};
+  const int per = std::max({1, int(std::ceil(min_points / plane)), (g.dims[2] + max_slabs - 1) / max_slabs});
+  std::vector<std::pair<int, int>> slabs;
+  for (int k = 0; k < g.dims[2]; k += per) slabs.emplace_back(k, std::min(g.dims[2], k + per));
+  return slabs;
+}
+
+namespace {
+
+// The summary's numbers of one plan, added to those of the slabs before it.
+void add_plan_numbers(map_timing& t, const potential_plan& plan, bool first) {
+  t.pairs_examined += plan.pairs_examined();
+  t.pairs_within += plan.pairs_within();
+  t.pairs_loaded += plan.pairs_loaded();
+  const auto b = plan.breakdown();
+  if (first) {
+    t.breakdown = b;
+    return;
+  }
+  for (std::size_t n = 0; n < b.size() && n < t.breakdown.size(); ++n) {
+    const std::string& name = b[n].first;
+    // Sizes (what one slab's plan had at most) take the largest; times and counts add up.
+    const bool size = name == "bin_capacity" || name == "fullest_bin" || name == "stencil_bins" ||
+                      name == "atoms_per_chunk" || name == "atom_chunks";
+    t.breakdown[n].second = size ? std::max(t.breakdown[n].second, b[n].second) : t.breakdown[n].second + b[n].second;
+  }
+}
+
+map_timing compute_in_slabs(const potential_map_config& m, potential_view out,
+                            const std::function<void(const std::string&)>& say, const progress_sink& progress,
+                            const std::vector<std::pair<int, int>>& slabs) {
   map_timing t;
+  t.slabs = int(slabs.size());
+  const lattice& g = m.grid;
+  const std::size_t plane = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
+  double compute_seconds = 0;
+  auto bar = make_progress(progress, slabs.size());
+  for (std::size_t s = 0; s < slabs.size(); ++s) {
+    const auto [k0, k1] = slabs[s];
+    lattice sub = g;
+    sub.origin[2] = g.coord(2, k0);
+    sub.dims[2] = k1 - k0;
+    // Unmanaged: the slab's part of the whole map.
+    potential_view part(out.data() + std::size_t(k0) * plane, std::size_t(k1 - k0) * plane);
+    Kokkos::fence();
+    const auto t0 = std::chrono::steady_clock::now();
+    t.plan = m.strategy->prepare({m.input, sub, m.pair});
+    Kokkos::fence();
+    const auto t1 = std::chrono::steady_clock::now();
+    m.strategy->compute(*t.plan, part, write_mode::overwrite);
+    Kokkos::fence();
+    t.setup_seconds += std::chrono::duration<double>(t1 - t0).count();
+    compute_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+    add_plan_numbers(t, *t.plan, s == 0);
+    if (bar) bar->step(fmt::format("map: planes {}-{} of {}", k0, k1 - 1, g.dims[2]));
+  }
+  if (bar) bar->finish();
+  t.breakdown.emplace_back("slabs", double(slabs.size()));
+  t.seconds.push_back(compute_seconds);
+  say(fmt::format("{} set-up: {:.6g} s ({} slabs)", m.strategy_name, t.setup_seconds, slabs.size()));
+  say(fmt::format("{} run 1/1: {:.6g} s ({} slabs)", m.strategy_name, compute_seconds, slabs.size()));
+  return t;
+}
+
+}  // namespace
+
+map_timing compute_map(const potential_map_config& m, potential_view out,
+                       const std::function<void(const std::string&)>& say, const progress_sink& progress) {
   if (m.strategy_requested == "auto")
     say(fmt::format("strategy auto: {}{} ({})", m.strategy_name,
                     m.strategy_params.empty() ? "" : " " + m.strategy_params, m.strategy_reason));
+  const auto slabs = map_slabs(m);
+  if (slabs.size() > 1) return compute_in_slabs(m, out, say, progress, slabs);
+  map_timing t;
   Kokkos::fence();
   const auto setup_start = std::chrono::steady_clock::now();
   t.plan = m.strategy->prepare({m.input, m.grid, m.pair});
@@ -310,6 +449,7 @@ map_timing compute_map(const potential_map_config& m, potential_view out,
   for (const auto& [name, value] : t.plan->breakdown())
     if (name.size() < 2 || name.compare(name.size() - 2, 2, "_s") != 0) say(fmt::format("  {}: {:.6g}", name, value));
   const int runs = m.warmup + m.repeats;
+  auto bar = make_progress(progress, std::size_t(runs));
   for (int r = 0; r < runs; ++r) {
     Kokkos::fence();
     const auto t0 = std::chrono::steady_clock::now();
@@ -318,9 +458,12 @@ map_timing compute_map(const potential_map_config& m, potential_view out,
     const double dt = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const bool warm = r < m.warmup;
     if (!warm) t.seconds.push_back(dt);
+    if (bar) bar->step(fmt::format("map: {} {}", warm ? "warm-up" : "run", warm ? r + 1 : r + 1 - m.warmup));
     say(fmt::format("{} {} {}/{}: {:.6g} s", m.strategy_name, warm ? "warm-up" : "run", warm ? r + 1 : r + 1 - m.warmup,
                     warm ? m.warmup : m.repeats, dt));
   }
+  if (bar) bar->finish();
+  add_plan_numbers(t, *t.plan, true);
   return t;
 }
 
@@ -339,10 +482,10 @@ void describe_map(potential_summary& s, const potential_map_config& m, const map
   s.physics = m.physics;
   s.setup_seconds = t.setup_seconds;
   s.timing = summarize_times(m.warmup, t.seconds);
-  s.evaluations = t.plan->pairs_examined();
-  s.pairs_within = t.plan->pairs_within();
-  s.pairs_loaded = t.plan->pairs_loaded();
-  s.breakdown = t.plan->breakdown();
+  s.evaluations = t.pairs_examined;
+  s.pairs_within = t.pairs_within;
+  s.pairs_loaded = t.pairs_loaded;
+  s.breakdown = t.breakdown;
   s.evaluations_per_s = s.timing.median > 0 ? s.evaluations / s.timing.median : 0.0;
   s.system = query_system_info();
 }

@@ -6,13 +6,15 @@
 #include <string>
 #include <vector>
 
-#include "ppl/jobs/config.hpp"
+#include "ppl/core/progress.hpp"
 #include "ppl/io/atoms.hpp"
-#include "ppl/spatial/lattice.hpp"
+#include "ppl/jobs/config.hpp"
+#include "ppl/jobs/job.hpp"
 #include "ppl/potential/physics.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 #include "ppl/potential/summary.hpp"
 #include "ppl/potential/verification.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 
@@ -23,7 +25,7 @@ struct potential_map_config {
   atoms input;  // already read / generated
   lattice grid;
   bool single_plane = false;
-  physics_options physics;
+  physics_options physics{potential_units::kT_per_e};  // the job's default units (the struct's are raw e/A)
   interaction pair;                // physics.interaction
   std::string strategy_requested;  // `strategy` as written: a registered name or "auto" (the default)
   std::string strategy_name;       // the strategy that runs (auto: the one chosen)
@@ -31,13 +33,13 @@ struct potential_map_config {
   std::string strategy_reason;     // auto: why; otherwise "named in the job"
   std::unique_ptr<potential_strategy> strategy;
   verification_options verification;
-  int warmup = 1, repeats = 3;
+  int warmup = 0, repeats = 1;  // one map unless timing asks for more (perf/ and sweeps do)
 };
 
 // What a job that reuses the map's keys allows of them (the potential job allows everything).
 struct potential_map_rules {
   std::string job = "potential";       // named in the errors of keys it does not allow
-  double default_padding = 0.5;        // lattice.padding when the lattice is built around the atoms
+  double default_padding = 10.0;       // lattice.padding when the lattice is built around the atoms
   bool plane_and_periodic = true;      // lattice.plane_z and lattice.periodic
   bool exclusion_radius = true;        // physics.exclusion_radius
   double extra_bytes_per_point = 0.0;  // the job's own per-point memory, on the host and on a GPU, besides the map
@@ -49,13 +51,38 @@ void read_potential_map(const config_node& root, potential_map_config& m, const 
 
 // Computing the map of `m` into `out` as both jobs do: prepare() (the set-up, timed apart and its breakdown said),
 // then warmup + repeats computes in overwrite mode, each between two fences; every step through `say`.
+//
+// A map computed once (warmup 0, repeats 1: the default) on a non-periodic lattice of more than 2^21 points is
+// computed in z slabs of at least 2^20 points (at most 16 slabs), each prepared and computed as a lattice of its
+// own into its part of `out` (x fastest: a slab is contiguous), so a progress bar can follow it; set-up and compute
+// times are then the sums over the slabs, the pair counts their sums and the breakdown summed (times, counts) or
+// the largest (sizes). Timed repeats always compute the whole lattice, as perf/ measures it.
 struct map_timing {
-  std::unique_ptr<potential_plan> plan;
+  std::unique_ptr<potential_plan> plan;  // the whole lattice's, or the last slab's
   double setup_seconds = 0;
   std::vector<double> seconds;  // the timed repeats
+  int slabs = 1;
+  double pairs_examined = 0, pairs_within = 0, pairs_loaded = 0;
+  std::vector<std::pair<std::string, double>> breakdown;
 };
+
+// Where a job's progress bars go, once a step has taken 2 s: a bar redrawn in place on stderr when it is a
+// terminal, else a line per tenth of the step on the job's output stream; nowhere when quiet.
+struct progress_sink {
+  std::ostream* out = nullptr;
+  bool terminal = false;
+};
+progress_sink progress_of(const job_context& ctx);
+std::optional<progress_bar> make_progress(const progress_sink& sink, std::size_t total);
+
+// A progress bar over the points a verification checks, made at its first chunk (none when the sink has no stream).
+verification_progress verification_bar(const progress_sink& sink);
+
+// The z ranges [k0, k1) compute_map computes the map in (one range: the whole lattice).
+std::vector<std::pair<int, int>> map_slabs(const potential_map_config& m);
+
 map_timing compute_map(const potential_map_config& m, potential_view out,
-                       const std::function<void(const std::string&)>& say);
+                       const std::function<void(const std::string&)>& say, const progress_sink& progress = {});
 
 // The map's part of a summary (job, atoms, lattice, strategy, physics, set-up and compute times, evaluations, the
 // plan's breakdown, the system); the caller adds the values, the verification and the outputs.

@@ -49,12 +49,13 @@ class potential_job final : public job {
 
     say("interaction " + cfg_.pair.describe());
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
-    const map_timing run = compute_map(cfg_, out, say);
+    const progress_sink progress = progress_of(ctx);
+    const map_timing run = compute_map(cfg_, out, say, progress);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     float* values = host.data();
 
     potential_summary s;
-    s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, values);
+    s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, values, verification_bar(progress));
     if (s.verification.mode != "none")
       say(fmt::format("verification ({}, {} points): relative L2 error {:.3e} (tolerance {:.1e}) {}",
                       s.verification.mode, s.verification.points, s.verification.error, s.verification.tolerance,

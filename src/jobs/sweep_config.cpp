@@ -287,8 +287,13 @@ std::string sweep_csv_path(const std::string& results) {
 config_node sweep_point_config(const sweep_config& s, const sweep_point& p) {
   auto c = s.base->copy();
   if (s.base_kind == "potential") {
-    if (s.warmup) c.apply_override("timing.warmup=" + std::to_string(*s.warmup), s.warmup_label);
-    if (s.repeats) c.apply_override("timing.repeats=" + std::to_string(*s.repeats), s.repeats_label);
+    // A sweep measures: without its own warmup and repeats, and without the base's timing, 1 and 3 (as for solve),
+    // not the single map a potential job computes by default.
+    const bool base_timing = s.base->has("timing");
+    if (s.warmup || !base_timing)
+      c.apply_override("timing.warmup=" + std::to_string(s.warmup.value_or(1)), s.warmup_label);
+    if (s.repeats || !base_timing)
+      c.apply_override("timing.repeats=" + std::to_string(s.repeats.value_or(3)), s.repeats_label);
   }
   for (const auto& v : p.settings) c.apply_override(v.key + "=" + v.yaml, v.label);
   return c;

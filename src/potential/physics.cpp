@@ -9,7 +9,7 @@
 namespace ppl {
 
 const std::vector<std::string>& potential_unit_names() {
-  static const std::vector<std::string> names{"e_per_angstrom", "kT_per_e", "kcal_per_mol_e"};
+  static const std::vector<std::string> names{"e_per_angstrom", "kT_per_e", "kcal_per_mol_e", "kJ_per_mol_e"};
   return names;
 }
 
@@ -30,17 +30,22 @@ const char* unit_label(potential_units u) {
       return "kT/e";
     case potential_units::kcal_per_mol_e:
       return "kcal/(mol e)";
+    case potential_units::kJ_per_mol_e:
+      return "kJ/(mol e)";
     default:
       return "e/A";
   }
 }
 
-double unit_factor(potential_units u) {
+double unit_factor(potential_units u, double kelvin) {
   switch (u) {
     case potential_units::kT_per_e:
-      return kT_per_e_factor;
+      // Exactly the constant at its own temperature (no rounding of x 298.15 / 298.15).
+      return kelvin == kT_reference_kelvin ? kT_per_e_factor : kT_per_e_factor * (kT_reference_kelvin / kelvin);
     case potential_units::kcal_per_mol_e:
       return kcal_per_mol_e_factor;
+    case potential_units::kJ_per_mol_e:
+      return kJ_per_mol_e_factor;
     default:
       return 1.0;
   }

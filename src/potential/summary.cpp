@@ -116,7 +116,8 @@ std::string to_text(const potential_summary& s) {
     fmt::format_to(it, "strategy     {}: {}{} ({})\n", s.strategy, s.strategy_chosen,
                    s.strategy_params.empty() ? "" : " " + s.strategy_params, s.strategy_reason);
   fmt::format_to(it, "interaction  {}\n", s.pair.describe());
-  fmt::format_to(it, "physics      units {}, permittivity {}, exclusion radius {} A ({} points zeroed)\n", u,
+  fmt::format_to(it, "physics      units {}{}, permittivity {}, exclusion radius {} A ({} points zeroed)\n", u,
+                 s.physics.units == potential_units::kT_per_e ? fmt::format(" at {} K", s.physics.temperature) : "",
                  s.physics.permittivity, s.physics.exclusion_radius, s.excluded_points);
   const auto& v = s.values;
   fmt::format_to(it, "potential    min {:.6g} {} at ({:.3f}, {:.3f}, {:.3f}) A\n", v.min, u, v.min_position[0],
@@ -182,9 +183,13 @@ nlohmann::ordered_json map_object(const potential_summary& s) {
     m["interaction"]["radius"] = s.pair.radius;
     m["interaction"]["function"] = config_name(s.pair.function);
   }
-  m["physics"] = {{"units", config_name(s.physics.units)},          {"unit_label", unit_label(s.physics.units)},
-                  {"unit_factor", unit_factor(s.physics.units)},    {"permittivity", s.physics.permittivity},
-                  {"exclusion_radius", s.physics.exclusion_radius}, {"excluded_points", s.excluded_points}};
+  m["physics"] = {{"units", config_name(s.physics.units)},
+                  {"unit_label", unit_label(s.physics.units)},
+                  {"unit_factor", unit_factor(s.physics.units, s.physics.temperature)},
+                  {"temperature", s.physics.temperature},
+                  {"permittivity", s.physics.permittivity},
+                  {"exclusion_radius", s.physics.exclusion_radius},
+                  {"excluded_points", s.excluded_points}};
   const auto& v = s.values;
   m["values"] = {{"min", v.min},
                  {"min_position", v.min_position},
@@ -210,6 +215,7 @@ nlohmann::ordered_json map_object(const potential_summary& s) {
                        {"relative_l2_error", ver.error},
                        {"max_abs_error_e_per_A", ver.max_abs_error},
                        {"reference_norm_e_per_A", ver.reference_norm},
+                       {"magnitude_norm_e_per_A", ver.magnitude_norm},
                        {"tolerance", ver.tolerance},
                        {"passed", ver.passed},
                        {"time_s", ver.seconds}};

@@ -279,3 +279,46 @@ TEST(ion_placement, the_update_adds_the_ion_term_everywhere_but_its_own_point) {
     EXPECT_EQ(c.index, int(best));
   }
 }
+
+TEST(ion_placement, per_point_and_per_atom_masks_agree_with_a_host_loop) {
+  // Random atoms (radii 1-2 A) and reaches from none to beyond the lattice: both mask methods give the
+  // host's float64 decisions point for point (a point at exactly the distance is allowed).
+  for (std::uint64_t seed : {1u, 2u}) {
+    atoms a;
+    lattice g;
+    random_case(seed, a, g);
+    a.push_back(g.origin[0] - 30.0, g.origin[1] + 2.0, g.origin[2] + 40.0, 0.5, 1.5);  // far outside the lattice
+    a.push_back(g.coord(0, 4), g.coord(1, 5), g.coord(2, 6), 0.0, 1.0);                // on a lattice point
+    for (double rs : {0.0, 0.5, 1.0, 2.5, 7.0, 1000.0}) {
+      std::vector<std::uint8_t> expect_allowed(g.size()), expect_inside(g.size());
+      std::int64_t allowed = 0, inside = 0;
+      for (std::size_t n = 0; n < g.size(); ++n) {
+        // The kernels' float64 distance: i h - (x - origin), per axis.
+        int i, j, k;
+        g.shape().ijk(std::int64_t(n), i, j, k);
+        bool near = false, in = false;
+        for (std::size_t m = 0; m < a.size(); ++m) {
+          const double dx = double(i) * g.spacing - (a.x[m] - g.origin[0]),
+                       dy = double(j) * g.spacing - (a.y[m] - g.origin[1]),
+                       dz = double(k) * g.spacing - (a.z[m] - g.origin[2]);
+          const double d2 = dx * dx + dy * dy + dz * dz;
+          near = near || d2 < rs * rs;
+          in = in || d2 < a.radius[m] * a.radius[m];
+        }
+        expect_allowed[n] = !near, expect_inside[n] = in;
+        allowed += !near, inside += in;
+      }
+      for (auto method : {ppl::mask_method::per_atom, ppl::mask_method::per_point}) {
+        ppl::ion_placer p(g, ppl::coulomb_interaction());
+        const auto m = p.build_mask(a, rs, 0.0, method);
+        const char* name = method == ppl::mask_method::per_atom ? "per_atom" : "per_point";
+        EXPECT_EQ(m.allowed, allowed) << name << " rs " << rs << " seed " << seed;
+        EXPECT_EQ(m.inside_solute, inside) << name << " rs " << rs << " seed " << seed;
+        auto mask = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), p.allowed());
+        std::size_t wrong = 0;
+        for (std::size_t n = 0; n < g.size(); ++n) wrong += mask(n) != expect_allowed[n];
+        EXPECT_EQ(wrong, 0u) << name << " rs " << rs << " seed " << seed;
+      }
+    }
+  }
+}

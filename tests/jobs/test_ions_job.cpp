@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -41,6 +42,13 @@ std::string job_text(const temp_dir& t, const std::string& molecule, const std::
          "timing: {warmup: 0, repeats: 1}\n"
          "output: {pqr: " +
          t.file("out.pqr") + ", pdb: " + t.file("out.pdb") + ", summary: " + t.file("s.json") + "}\n";
+}
+
+// One PQR ATOM record (whitespace-separated fields, radius 1 A).
+std::string fmt_atom(int serial, double x, double y, double z, double q) {
+  char line[160];
+  std::snprintf(line, sizeof line, "ATOM  %5d  C   MOL A   1    %8.3f%8.3f%8.3f %7.4f 1.0000\n", serial, x, y, z, q);
+  return line;
 }
 
 double distance(const ppl::atoms& a, std::size_t m, std::size_t n) {
@@ -245,4 +253,51 @@ TEST(ions_job, running_out_of_room_is_an_input_error_and_writes_nothing) {
   // potential is lowest, the farthest point (20, 2, 2).
   EXPECT_EQ(s["ions"]["placed"][0]["point"].get<int>(), 0);
   EXPECT_EQ(s["ions"]["placed"][1]["point"].get<int>(), 20 + 21 * (2 + 3 * 2));
+}
+
+TEST(ions_job, a_round_off_net_charge_is_neutral_whatever_the_atom_order) {
+  // Charges summing to 0 exactly, whose float64 sum in file order is +1.1e-16 and in the shuffled order -2.8e-17:
+  // unrounded, the sign rule put the anions first in one order and the cations first in the other.
+  const double q[8] = {0.1, 0.2, -0.3, 0.4, -0.7, 0.3, 0.6, -0.6};
+  const double xyz[8][3] = {{0.0, 0.0, 0.0},  {1.5, 0.2, 0.1},  {0.3, 1.4, -0.2},   {-1.2, 0.5, 0.8},
+                            {0.7, -1.1, 1.3}, {2.2, 1.9, -0.9}, {-0.6, -1.7, -1.4}, {1.1, 0.9, 2.1}};
+  auto placed = [&](const std::vector<int>& order) {
+    temp_dir t;
+    std::string pqr;
+    for (int n : order) pqr += fmt_atom(n + 1, xyz[n][0], xyz[n][1], xyz[n][2], q[n]);
+    t.write("m.pqr", pqr);
+    const auto job = t.write("job.yaml",
+                             "job: ions\ninput: {pqr: m.pqr}\nlattice: {spacing: 1.0, padding: 8}\n"
+                             "strategy: reference\nions: {counts: {Na+: 2, Cl-: 2}, min_distance_solute: 2, "
+                             "min_distance_ions: 4}\noutput: {summary: " +
+                                 t.file("s.json") + "}\n");
+    EXPECT_EQ(run_job(job), 0);
+    const auto s = read_json(t.file("s.json"));
+    EXPECT_EQ(s["ions"]["solute_charge"].get<double>(), 0.0);
+    return s["ions"]["placed"];
+  };
+  const auto in_order = placed({0, 1, 2, 3, 4, 5, 6, 7});
+  const auto shuffled = placed({0, 1, 3, 5, 2, 6, 4, 7});
+  ASSERT_EQ(in_order.size(), 4u);
+  EXPECT_EQ(in_order[0]["species"], "Na+");  // a neutral solute: cations first
+  EXPECT_EQ(in_order[2]["species"], "Cl-");
+  for (std::size_t n = 0; n < 4; ++n) {
+    EXPECT_EQ(in_order[n]["species"], shuffled[n]["species"]) << n;
+    EXPECT_EQ(in_order[n]["position"], shuffled[n]["position"]) << n;
+  }
+}
+
+TEST(ions_job, the_mask_of_a_reach_beyond_the_lattice_is_quick_to_validate) {
+  // 20,000 atoms with min_distance_solute 1000 A: per atom, every atom visits every point (5e10 tests, minutes); the
+  // per-point mask stops at the first atom, so validation refuses the job at once.
+  temp_dir t;
+  const auto job = t.write("job.yaml",
+                           "job: ions\ninput: {random: {atoms: 20000, box_hi: [40, 40, 40]}}\n"
+                           "lattice: {spacing: 0.5}\nstrategy: gather\n"
+                           "ions: {neutralize: true, min_distance_solute: 1000}\n");
+  const auto t0 = std::chrono::steady_clock::now();
+  const auto message = ppl_test::error_of<ppl::input_error>([&] { ppl::load_job(job, {}); });
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  EXPECT_NE(message.find("exclude every point of the lattice"), std::string::npos) << message;
+  EXPECT_LT(seconds, 20.0);
 }

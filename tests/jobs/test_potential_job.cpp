@@ -104,6 +104,84 @@ TEST(potential_job, random_atoms_explicit_lattice_kT_units_all_outputs) {
 // output.mrc beside the other formats: the MRC map holds the same float32 values as the raw one, with the lattice's
 // geometry and the job's labels; the progress lines and the summary (text and JSON) give each output's size and the
 // time its writing took.
+TEST(potential_job, defaults_by_intent_one_map_in_kT_per_e_with_10_A_of_padding) {
+  // No timing, physics or padding: one compute, kT/e at 298.15 K, the lattice 10 A beyond the atoms.
+  temp_dir t;
+  t.write("one.pqr", "ATOM      1  NA  NA  A   1       1.000   2.000   3.000  1.0000 1.0\n");
+  const auto job = t.write("job.yaml",
+                           "job: potential\ninput: {pqr: one.pqr}\nlattice: {spacing: 1.0}\n"
+                           "strategy: reference\noutput: {summary: " +
+                               t.file("s.json") + "}\n");
+  ASSERT_EQ(run_job(job), 0);
+  const auto s = read_json(t.file("s.json"));
+  EXPECT_EQ(s["timing"]["warmup"], 0);
+  EXPECT_EQ(s["timing"]["repeats"], 1);
+  EXPECT_EQ(s["physics"]["units"], "kT_per_e");
+  EXPECT_EQ(s["physics"]["temperature"], 298.15);
+  EXPECT_EQ(s["physics"]["unit_factor"], 560.47254);
+  EXPECT_EQ(s["lattice"]["origin"], (std::vector<double>{-9.0, -8.0, -7.0}));
+  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{21, 21, 21}));
+  // The point 1 A from the ion along x: 1 e / 1 A in kT/e.
+  EXPECT_NEAR(s["potential"]["max"].get<double>(), 560.47254, 560.47254 * 1e-6);
+}
+
+TEST(potential_job, temperature_scales_kT_per_e_and_kJ_is_4_184_kcal) {
+  temp_dir t;
+  t.write("one.pqr", "ATOM      1  NA  NA  A   1       0.000   0.000   0.000  1.0000 1.0\n");
+  auto max_of = [&](const std::string& physics) {
+    const auto job = t.write("job.yaml",
+                             "job: potential\ninput: {pqr: one.pqr}\nlattice: {spacing: 1.0, padding: 2}\n"
+                             "physics: " +
+                                 physics + "\nstrategy: reference\noutput: {summary: " + t.file("s.json") + "}\n");
+    EXPECT_EQ(run_job(job), 0) << physics;
+    return read_json(t.file("s.json"))["potential"]["max"].get<double>();
+  };
+  // 1 A from a unit charge: the unit factor itself (float32 storage).
+  const double at_310 = max_of("{units: kT_per_e, temperature: 310}");
+  EXPECT_NEAR(at_310, 560.47254 * 298.15 / 310.0, 1e-4);
+  EXPECT_NEAR(max_of("{units: kT_per_e, temperature: 298.15}"), 560.47254, 1e-4);
+  EXPECT_NEAR(max_of("{units: kJ_per_mol_e}"), 4.184 * max_of("{units: kcal_per_mol_e}"), 1e-3);
+  EXPECT_NEAR(max_of("{units: kJ_per_mol_e}"), 1389.3541, 1e-3);
+}
+
+TEST(potential_job, auto_picks_only_a_strategy_whose_check_takes_the_job) {
+  // A 500 A cutoff: auto's first choice (cutoff_binned here) refuses it, a strategy that takes it is chosen, says
+  // why, and the map verifies.
+  temp_dir t;
+  t.write("two.pqr", "ATOM 1 N MET 1 0 0 0 1 1\nATOM 2 N MET 1 3 1 2 -0.5 1\n");
+  const auto job = t.write("job.yaml",
+                           "job: potential\ninput: {pqr: two.pqr}\nlattice: {spacing: 1.0, padding: 2}\n"
+                           "physics: {interaction: {kind: cutoff, radius: 500}}\n"
+                           "verification: {mode: full}\noutput: {summary: " +
+                               t.file("s.json") + "}\n");
+  std::string out;
+  ASSERT_EQ(run_job(job, &out), 0) << out;
+  const auto s = read_json(t.file("s.json"));
+  const std::string chosen = s["strategy_chosen"];
+  EXPECT_NE(chosen, "cutoff_binned");
+  EXPECT_NE(s["strategy_reason"].get<std::string>().find("refuses this job"), std::string::npos) << s.dump(2);
+  // The named first choice still refuses, naming the strategy key.
+  const auto named = t.write("named.yaml",
+                             "job: potential\ninput: {pqr: two.pqr}\nlattice: {spacing: 1.0, padding: 2}\n"
+                             "physics: {interaction: {kind: cutoff, radius: 500}}\nstrategy: cutoff_binned\n");
+  EXPECT_THROW(ppl::load_job(named, {}), ppl::input_error);
+}
+
+TEST(potential_job, a_truncated_cutoff_map_of_ubiquitin_verifies) {
+  // Pairs within float32 rounding of the radius are in or out of a float32 sum: the map steps by q / rc there, and
+  // the verification allows either side at such pairs only.
+  temp_dir t;
+  const auto job = t.write("job.yaml", "job: potential\ninput: {pqr: " + ppl_test::data_path("molecules/ubq.pqr") +
+                                           "}\nlattice: {spacing: 0.5}\n"
+                                           "physics: {interaction: {kind: cutoff, radius: 12, function: truncated}}\n"
+                                           "strategy: cutoff_binned\nverification: {mode: sample, samples: 20000}\n"
+                                           "output: {summary: " +
+                                           t.file("s.json") + "}\n");
+  std::string out;
+  EXPECT_EQ(run_job(job, &out), 0) << out;
+  EXPECT_TRUE(read_json(t.file("s.json"))["verification"]["passed"].get<bool>());
+}
+
 TEST(potential_job, mrc_output_and_the_time_of_each_output) {
   temp_dir t;
   const auto job =
@@ -223,6 +301,7 @@ TEST(potential_job, pqr_relative_to_the_job_file_lattice_around_exclusion_and_pl
                              "job: potential\n"
                              "input: {pqr: two.pqr}\n"
                              "lattice: {spacing: 0.25, padding: 2.0, plane_z: 3.0}\n"
+                             "physics: {units: e_per_angstrom}\n"
                              "strategy: reference\n"
                              "output: {dx: " +
                                  t.file("p.dx") + "}\n");
@@ -367,8 +446,11 @@ class potential_job_strategies : public ::testing::TestWithParam<std::string> {
                : ppl::cutoff_interaction(3.0, ppl::cutoff_function::cutcp);
   }
   std::string job_yaml(const temp_dir& t, const std::string& tolerance) const {
+    // Raw e/A: the written map is compared with the float64 sum itself.
     const std::string physics =
-        pair().is_cutoff() ? "physics: {interaction: {kind: cutoff, radius: 3.0, function: cutcp}}\n" : "";
+        pair().is_cutoff()
+            ? "physics: {units: e_per_angstrom, interaction: {kind: cutoff, radius: 3.0, function: cutcp}}\n"
+            : "physics: {units: e_per_angstrom}\n";
     return "job: potential\n" + physics +
            "input:\n"
            "  random: {atoms: 60, box_lo: [0, 0, 0], box_hi: [6, 5, 4], charge_range: [-2, 2], seed: 42}\n"
@@ -475,6 +557,15 @@ INSTANTIATE_TEST_SUITE_P(
                 "job.yaml:5:3: unknown key 'no_such_param' in 'strategy_params'"},
         bad_job{"unknown_physics_key", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics:\n  unit: kT_per_e\n",
                 "job.yaml:5:3: unknown key 'unit' in 'physics'"},
+        bad_job{"temperature_zero", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {temperature: 0}\n",
+                "job.yaml:4:24: 'physics.temperature' = 0 is out of range"},
+        bad_job{"temperature_negative", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {temperature: -300}\n",
+                "job.yaml:4:24: 'physics.temperature'"},
+        bad_job{"temperature_inf", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {temperature: .inf}\n",
+                "job.yaml:4:24: 'physics.temperature'"},
+        bad_job{"temperature_with_kcal",
+                "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {units: kcal_per_mol_e, temperature: 310}\n",
+                "job.yaml:4:34: 'physics.temperature' applies only to units: kT_per_e"},
         bad_job{"bad_units", "input: {pqr: ok.pqr}\nstrategy: reference\nphysics: {units: volts}\n",
                 "job.yaml:4:18: 'physics.units' = 'volts' is not one of"},
         bad_job{"unknown_strategy", "input: {pqr: ok.pqr}\nstrategy: nope\n", "job.yaml:3:1: strategy: unknown"},

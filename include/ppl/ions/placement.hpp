@@ -29,6 +29,11 @@ struct ion_mask_counts {
   std::int64_t inside_solute = 0;  // points closer to a solute atom than that atom's radius (the solute's volume)
 };
 
+// How build_mask finds the points near the solute: per atom, the box of points within its reach (cheap when the
+// reach is a few spacings); per point, the atoms of nearby cells with an early exit at the first one close enough
+// (bounded when the reach spans the lattice: min_distance_solute 1000 A); automatic picks by the per-atom work.
+enum class mask_method { automatic, per_atom, per_point };
+
 class ion_placer {
  public:
   // The lattice must not be periodic (the ion's term is the plain pair term of `pair`).
@@ -36,7 +41,8 @@ class ion_placer {
 
   // Builds the mask of the first ion: points at least `min_solute` from every atom of `solute` and `border` from the
   // faces. Also counts the points inside the solute's atoms (their radii), for the solvent volume.
-  ion_mask_counts build_mask(const atoms& solute, double min_solute, double border);
+  ion_mask_counts build_mask(const atoms& solute, double min_solute, double border,
+                             mask_method method = mask_method::automatic);
 
   // The allowed point with the lowest q x v (ties: lowest index).
   ion_choice select(potential_view v, float q) const;

@@ -17,6 +17,7 @@ struct job_context {
   std::ostream& out;       // human-readable progress and summaries
   bool quiet = false;      // no progress lines
   bool overwrite = false;  // sweeps: measure again the points whose records are already in the results file
+  bool verbose = false;    // the details of each step too (job: ions: a line per ion placed)
   // When the job began to load (config, input, set-up such as the ions job's mask; Kokkos already running): a job's
   // own wall time runs from here.
   std::chrono::steady_clock::time_point started = std::chrono::steady_clock::now();

@@ -43,6 +43,21 @@ TEST(physics, unit_factors_and_names) {
   // kT/e is kcal/(mol e) divided by k_B T at 298.15 K (R = 1.98720425864083e-3 kcal/(mol K)); VMD's 560.47254
   // comes from a slightly different set of constants (2.4e-5 apart), a units mix-up would be off by far more.
   EXPECT_NEAR(332.0636 / (1.98720425864083e-3 * 298.15), 560.47254, 560.47254 * 5e-5);
+  // kJ/mol: CODATA 2018 (e, eps0 and N_A, computed here) and 4.184 x the kcal/mol constant agree to 3.4e-7.
+  const double pi = 3.14159265358979323846, e = 1.602176634e-19, eps0 = 8.8541878128e-12, na = 6.02214076e23,
+               kb = 1.380649e-23;
+  const double coulomb_j = e * e / (4 * pi * eps0 * 1e-10);  // J per e^2/A
+  EXPECT_NEAR(ppl::unit_factor(potential_units::kJ_per_mol_e), coulomb_j * na / 1000.0, 1389.35 * 1e-6);
+  EXPECT_DOUBLE_EQ(ppl::unit_factor(potential_units::kJ_per_mol_e), 4.184 * 332.0636);
+  EXPECT_NEAR(ppl::unit_factor(potential_units::kcal_per_mol_e), coulomb_j * na / 4184.0, 332.06 * 1e-6);
+  // kT/e at T: 298.15 / T of VMD's constant, within 3e-5 of CODATA's e^2 / (4 pi eps0 A k_B T) at every T.
+  for (double kelvin : {1.0, 273.15, 298.15, 310.0, 1000.0}) {
+    const double codata = coulomb_j / (kb * kelvin);
+    EXPECT_NEAR(ppl::unit_factor(potential_units::kT_per_e, kelvin), codata, codata * 3e-5) << kelvin;
+    EXPECT_DOUBLE_EQ(ppl::unit_factor(potential_units::kT_per_e, kelvin), 560.47254 * 298.15 / kelvin) << kelvin;
+  }
+  EXPECT_EQ(ppl::unit_factor(potential_units::kT_per_e, 298.15), 560.47254);
+  EXPECT_STREQ(ppl::unit_label(potential_units::kJ_per_mol_e), "kJ/(mol e)");
   for (const auto& name : ppl::potential_unit_names())
     EXPECT_EQ(ppl::config_name(ppl::parse_potential_units(name)), name);
   EXPECT_STREQ(ppl::unit_label(potential_units::kT_per_e), "kT/e");
@@ -162,4 +177,80 @@ TEST(verification, zero_atoms_and_non_finite_values) {
   r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
   EXPECT_FALSE(r.passed);
   EXPECT_TRUE(std::isinf(r.error));
+}
+
+TEST(verification, a_truncated_cutoff_pair_within_rounding_of_the_radius_may_be_in_or_out) {
+  // A float32 strategy decides r < rc on rounded coordinates: a pair 1e-9 A inside the radius may be left out, and
+  // the map then steps by q / rc at that point. Such a map is exact; one that leaves out a pair 1e-3 A inside is not.
+  ppl::lattice g;
+  g.spacing = 1.0;
+  g.dims = {5, 5, 5};
+  const double rc = 2.5;
+  const auto pair = ppl::cutoff_interaction(rc, ppl::cutoff_function::truncated);
+  for (double inside : {1e-9, 1e-3}) {
+    auto a = some_atoms(20, 8);
+    a.push_back(-(rc - inside), 0.0, 0.0, 1.0);  // rc - inside from lattice point (0, 0, 0)
+    std::vector<float> v(g.size());
+    for (std::size_t n = 0; n < g.size(); ++n) {
+      const auto p = g.point(n);
+      v[n] = float(ppl::potential_f64(a, p[0], p[1], p[2], pair));
+    }
+    v[g.index(0, 0, 0)] -= float(1.0 / (rc - inside));  // the pair left out
+    ppl::verification_options o;
+    o.mode = "full";
+    const auto r = ppl::verify_potential(o, a, g, pair, v.data());
+    EXPECT_EQ(r.passed, inside < 1e-6) << inside << ": error " << r.error;
+    if (inside < 1e-6) {
+      EXPECT_LT(r.error, 1e-7);
+    }
+    // Coulomb-continuous functions have no step: the same pair left out of a cutcp map is an error.
+    if (inside < 1e-6) {
+      const auto smooth = ppl::cutoff_interaction(rc, ppl::cutoff_function::shifted);
+      for (std::size_t n = 0; n < g.size(); ++n) {
+        const auto p = g.point(n);
+        v[n] = float(ppl::potential_f64(a, p[0], p[1], p[2], smooth));
+      }
+      v[g.index(0, 0, 0)] -= float(1.0 / (rc - inside) - 1.0 / rc) + 1e-3f;
+      EXPECT_FALSE(ppl::verify_potential(o, a, g, smooth, v.data()).passed);
+    }
+  }
+}
+
+TEST(verification, a_map_that_cancels_to_zero_passes_within_float32_rounding_of_its_terms) {
+  // Mirror charges about the plane z = 0: the float64 sum there is 0 (or a round-off), so any float32 rounding
+  // error is an infinite relative error against it alone. Within a few ulps of sum |q| / r per point it passes
+  // (the error is relative to 1/8 of that magnitude's norm); 100 ulps fail, and so does any error at tolerance 0.
+  ppl::lattice g;
+  g.origin = {-3.0, -3.0, 0.0};
+  g.spacing = 0.5;
+  g.dims = {13, 13, 1};
+  ppl::atoms a;
+  const double at[3][4] = {{0.0, 0.0, 1.0, 1.0}, {1.0, 2.0, 1.5, -0.5}, {-2.0, 0.5, 0.7, 0.8}};
+  for (const auto& s : at) {
+    a.push_back(s[0], s[1], s[2], s[3]);
+    a.push_back(s[0], s[1], -s[2], -s[3]);
+  }
+  for (double ulps : {3.0, 100.0}) {
+    std::vector<float> v(g.size());
+    double ref2 = 0;
+    for (std::size_t n = 0; n < g.size(); ++n) {
+      const auto p = g.point(n);
+      double magnitude = 0;
+      for (std::size_t m = 0; m < a.size(); ++m)
+        magnitude += std::abs(a.q[m]) /
+                     std::sqrt(std::pow(p[0] - a.x[m], 2) + std::pow(p[1] - a.y[m], 2) + std::pow(p[2] - a.z[m], 2));
+      const double ref = ppl::potential_f64(a, p[0], p[1], p[2], ppl::coulomb_interaction());
+      ref2 += ref * ref;
+      v[n] = float(ref + ((n % 2) ? 1 : -1) * ulps * 0x1.0p-24 * magnitude);
+    }
+    EXPECT_LT(std::sqrt(ref2), 1e-14);
+    ppl::verification_options o;
+    o.mode = "full";
+    const auto r = ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data());
+    EXPECT_EQ(r.passed, ulps < 10) << ulps << ": error " << r.error << ", magnitude " << r.magnitude_norm;
+    EXPECT_GT(r.magnitude_norm, 0.0);
+    EXPECT_NEAR(r.error, ulps * 0x1.0p-24 * 8.0, ulps * 0x1.0p-24 * 8.0 * 0.05);
+    o.tolerance = 0.0;
+    EXPECT_FALSE(ppl::verify_potential(o, a, g, ppl::coulomb_interaction(), v.data()).passed);
+  }
 }
