@@ -10,6 +10,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_session.hpp"
 #include "ppl/core/system_info.hpp"
+#include "ppl/core/text.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/strategies.hpp"
 
@@ -55,7 +56,8 @@ int run_cli(int argc, char** argv) {
     bool known = false;
     for (const auto* sub : app.get_subcommands({})) known = known || sub->get_name() == word;
     if (!known) {
-      std::cerr << "ppl: error: unknown command '" << word << "' (commands: info, strategies, run, validate)\n";
+      std::cerr << "ppl: error: unknown command '" << ppl::one_line(word)
+                << "' (commands: info, strategies, run, validate)\n";
       return static_cast<int>(ppl::exit_code::bad_input);
     }
   }
@@ -65,7 +67,7 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);  // --help: the usage on stdout, exit 0
   } catch (const CLI::ParseError& e) {
     // One line on stderr, as for every other bad input (CLI11's own report takes two).
-    std::cerr << "ppl: error: " << e.what() << " (ppl --help lists the commands and options)\n";
+    std::cerr << "ppl: error: " << ppl::one_line(e.what()) << " (ppl --help lists the commands and options)\n";
     return static_cast<int>(ppl::exit_code::bad_input);
   }
 
@@ -105,14 +107,14 @@ int main(int argc, char** argv) {
     try {
       return run_cli(argc, argv);
     } catch (const ppl::error& e) {
-      std::cerr << "ppl: error: " << e.what() << "\n";
+      std::cerr << "ppl: error: " << ppl::one_line(e.what()) << "\n";
       return static_cast<int>(e.code());
     } catch (const std::exception& e) {
-      std::cerr << "ppl: error: " << e.what() << "\n";
+      std::cerr << "ppl: error: " << ppl::one_line(e.what()) << "\n";
       return static_cast<int>(ppl::exit_code::failure);
     }
   } catch (const ppl::error& e) {
-    std::cerr << "ppl: error: " << e.what() << "\n";
+    std::cerr << "ppl: error: " << ppl::one_line(e.what()) << "\n";
     return static_cast<int>(e.code());
   }
 }

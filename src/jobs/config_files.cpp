@@ -1,5 +1,5 @@
-// The files a job names: inputs resolved beside the job file, outputs checked before any work, and the rule that
-// no output may overwrite an input, the job file or another output.
+// The files a job names: inputs resolved beside the job file (or the current folder for --set values), outputs
+// checked before any work, and the rule that no output may overwrite an input, the job file or another output.
 #include <unistd.h>
 
 #include <filesystem>
@@ -61,8 +61,7 @@ void config_node::state::record_file(const std::string& path, file_role role, co
 
 std::string config_node::input_file(const std::string& key) const {
   const fs::path p(get<std::string>(key));
-  const std::string path =
-      p.is_absolute() ? p.string() : (fs::path(source()).parent_path() / p).lexically_normal().string();
+  const std::string path = p.is_absolute() ? p.string() : (fs::path(folder_of(key)) / p).lexically_normal().string();
   std::error_code ec;
   const auto st = fs::status(path, ec);
   if (ec || !fs::exists(st) || ::access(path.c_str(), R_OK) != 0)
@@ -71,6 +70,10 @@ std::string config_node::input_file(const std::string& key) const {
     throw input_error(where(key) + ": '" + key_path(key) + "': '" + path + "' is not a regular file");
   state_->record_file(path, file_role::input, where(key), key_path(key));
   return path;
+}
+
+void config_node::reserve_output(const std::string& path, const std::string& where, const std::string& key) const {
+  state_->record_file(path, file_role::output, where, key);
 }
 
 std::string config_node::output_file(const std::string& key, const std::vector<std::string>& sidecars) const {

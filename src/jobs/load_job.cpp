@@ -1,4 +1,5 @@
 #include "ppl/core/error.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/job.hpp"
 
 namespace ppl {
@@ -14,7 +15,7 @@ std::unique_ptr<job> load_job(const std::string& path, const std::vector<std::st
     }
   }();
   const auto kind = kind_node.as<std::string>();
-  const auto& entry = job_kinds().get(kind, kind_node.where() + ": job kind");
+  const auto& entry = registry_entry(job_kinds(), kind, kind_node.where() + ": job kind");
   std::unique_ptr<job> j;
   try {
     j = entry.factory(root);
