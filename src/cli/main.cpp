@@ -14,6 +14,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_session.hpp"
 #include "ppl/core/system_info.hpp"
+#include "ppl/core/text.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/strategies.hpp"
 
@@ -79,7 +80,8 @@ int run_cli(int argc, char** argv) {
     bool known = false;
     for (const auto* sub : app.get_subcommands({})) known = known || sub->get_name() == word;
     if (!known) {
-      std::cerr << "ppl: error: unknown command '" << word << "' (commands: info, strategies, run, validate, map)\n";
+      std::cerr << "ppl: error: unknown command '" << ppl::one_line(word)
+                << "' (commands: info, strategies, run, validate, map)\n";
       return static_cast<int>(ppl::exit_code::bad_input);
     }
   }
@@ -89,7 +91,7 @@ int run_cli(int argc, char** argv) {
     return app.exit(e);  // --help: the usage on stdout, exit 0
   } catch (const CLI::ParseError& e) {
     // One line on stderr, as for every other bad input (CLI11's own report takes two).
-    std::cerr << "ppl: error: " << e.what() << " (ppl --help lists the commands and options)\n";
+    std::cerr << "ppl: error: " << ppl::one_line(e.what()) << " (ppl --help lists the commands and options)\n";
     return static_cast<int>(ppl::exit_code::bad_input);
   }
 
@@ -144,7 +146,7 @@ int main(int argc, char** argv) {
     try {
       return check_stdout(run_cli(argc, argv));
     } catch (const ppl::error& e) {
-      std::cerr << "ppl: error: " << e.what() << "\n";
+      std::cerr << "ppl: error: " << ppl::one_line(e.what()) << "\n";
       return static_cast<int>(e.code());
     } catch (const std::exception& e) {
       // Kokkos' allocation failures and other multi-line reports: one line, as every error.
@@ -152,7 +154,7 @@ int main(int argc, char** argv) {
       return static_cast<int>(ppl::exit_code::failure);
     }
   } catch (const ppl::error& e) {
-    std::cerr << "ppl: error: " << e.what() << "\n";
+    std::cerr << "ppl: error: " << ppl::one_line(e.what()) << "\n";
     return static_cast<int>(e.code());
   } catch (const std::exception& e) {  // Kokkos::initialize's own refusals
     std::cerr << "ppl: error: " << ppl::one_line_failure(e) << "\n";

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "ppl/core/text.hpp"
+
 namespace ppl {
 namespace {
 
@@ -100,8 +102,10 @@ void parameter_spec::check(const parameter_value& v) const {
       return;
     }
     case parameter_type::choice:
-      if (std::find(allowed.begin(), allowed.end(), std::get<std::string>(c)) == allowed.end())
-        bad("is not one of " + join(allowed, ", "));
+      if (std::find(allowed.begin(), allowed.end(), std::get<std::string>(c)) == allowed.end()) {
+        const std::string guess = closest_match(std::get<std::string>(c), allowed);
+        bad("is not one of " + join(allowed, ", ") + (guess.empty() ? "" : ": did you mean '" + guess + "'?"));
+      }
       return;
     case parameter_type::integer3:
       for (int x : std::get<std::array<int, 3>>(c))

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/removed_on_signal.hpp"
 
 namespace ppl {
 
@@ -341,6 +342,14 @@ deferred_signals::~deferred_signals() {
     const int sig = deferred_signal.exchange(0);
     if (sig != 0) remove_pending_and_reraise(sig);
   }
+}
+
+removed_on_signal::removed_on_signal(const std::string& path) : slot_(new pending_file(path)) {
+  install_handlers_once();
+}
+
+removed_on_signal::~removed_on_signal() {
+  delete static_cast<pending_file*>(slot_);
 }
 
 void check_writable(const std::string& path, const std::string& where) {

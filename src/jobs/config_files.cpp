@@ -1,5 +1,5 @@
-// The files a job names: inputs resolved beside the job file, outputs checked before any work, and the rule that
-// no output may overwrite an input, the job file or another output.
+// The files a job names: inputs resolved beside the job file (or the current folder for --set values), outputs
+// checked before any work, and the rule that no output may overwrite an input, the job file or another output.
 #include <unistd.h>
 
 #include <filesystem>
@@ -63,8 +63,7 @@ void config_node::state::record_file(const std::string& path, file_role role, co
 
 std::string config_node::input_file(const std::string& key) const {
   const fs::path p(get<std::string>(key));
-  const std::string path =
-      p.is_absolute() ? p.string() : (fs::path(source()).parent_path() / p).lexically_normal().string();
+  const std::string path = p.is_absolute() ? p.string() : (fs::path(folder_of(key)) / p).lexically_normal().string();
   std::error_code ec;
   const auto st = fs::status(path, ec);
   if (ec || !fs::exists(st) || ::access(path.c_str(), R_OK) != 0)
@@ -85,6 +84,10 @@ const char* compression_of(const std::string& path) {
     if (path.size() > n && path.compare(path.size() - n, n, suffix) == 0) return name;
   }
   return nullptr;
+}
+
+void config_node::reserve_output(const std::string& path, const std::string& where, const std::string& key) const {
+  state_->record_file(path, file_role::output, where, key);
 }
 
 std::string config_node::output_file(const std::string& key, const std::vector<std::string>& sidecars,

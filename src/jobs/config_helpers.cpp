@@ -4,6 +4,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "ppl/core/text.hpp"
+
 namespace ppl {
 namespace {
 
@@ -42,10 +44,21 @@ std::string exactly_one_of(const config_node& section, const std::vector<std::st
   int given = 0;
   for (const auto& a : alternatives)  // has() on each, so all of them are valid keys of the section
     if (section.has(a)) ++given, chosen = chosen.empty() ? a : chosen;
+  if (given == 0) throw_if_misspelt_among(section, alternatives);
   if (given != 1)
     throw input_error(section.where() + ": '" + section.path() + "' needs exactly one of: " + join(alternatives) +
                       " (" + std::to_string(given) + " given)");
   return chosen;
+}
+
+void throw_if_misspelt_among(const config_node& section, const std::vector<std::string>& expected) {
+  for (const auto& key : section.unread_keys()) {
+    const std::string guess = closest_match(key, expected);
+    if (guess.empty()) continue;
+    throw input_error(section.where(key) + ": unknown key '" + key + "'" +
+                      (section.path().empty() ? "" : " in '" + section.path() + "'") + ": did you mean '" + guess +
+                      "'? ('" + section.path() + "' needs one of: " + join(expected) + ")");
+  }
 }
 
 std::vector<double> fixed_number_list(const config_node& c, const std::string& key, std::size_t n, double max_abs,

@@ -19,8 +19,14 @@ struct config_node::state {
   std::map<std::string, std::set<std::string>> known;        // map path -> keys asked about
   std::set<std::string> consumed;                            // paths taken whole
   std::map<std::string, std::string> overridden;             // paths set by overrides -> their place in messages
-  std::string text;                                          // the parsed text, for copy()
-  std::vector<std::pair<std::string, std::string>> applied;  // overrides in order (assignment, label), for copy()
+  // Paths set by overrides -> the folder relative paths in their values resolve against ("": the current folder).
+  std::map<std::string, std::string> override_folder;
+  std::string text;  // the parsed text, for copy()
+  struct override_text {
+    std::string assignment, label;
+    std::optional<std::string> relative_to;
+  };
+  std::vector<override_text> applied;  // overrides in order, for copy()
 
   struct file {
     std::string canonical;  // weakly_canonical absolute path

@@ -14,8 +14,9 @@
 #include <sstream>
 
 #include "config_state.hpp"
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/core/text.hpp"
+#include "ppl/jobs/config.hpp"
 
 namespace ppl {
 
@@ -29,6 +30,27 @@ std::string join(const std::set<std::string>& s) {
   std::string out;
   for (const auto& k : s) out += (out.empty() ? "" : ", ") + k;
   return out.empty() ? "(none)" : out;
+}
+
+// ": did you mean 'X'? " when `word` is close to one of `valid`, else "; ": what goes between "unknown key 'w'"
+// and "valid keys: ...".
+std::string suggestion(const std::string& word, const std::set<std::string>& valid) {
+  const std::string guess = closest_match(word, std::vector<std::string>(valid.begin(), valid.end()));
+  return guess.empty() ? "; " : ": did you mean '" + guess + "'? ";
+}
+
+// The entry of `m` (an override's path -> something) that covers `path`: the path itself or the nearest map above
+// it ("input" covers "input.pqr" and "input.random.atoms"); m.end() when no override set it.
+template <class M>
+typename M::const_iterator covering(const M& m, const std::string& path) {
+  if (m.empty()) return m.end();
+  for (std::string p = path; !p.empty();) {
+    if (const auto it = m.find(p); it != m.end()) return it;
+    const auto cut = p.find_last_of(".[");
+    if (cut == std::string::npos) break;
+    p.resize(cut);
+  }
+  return m.end();
 }
 
 template <class T>
@@ -50,30 +72,9 @@ std::string describe(const YAML::Node& n) {
   return "nothing";
 }
 
-// Optimal string alignment distance <= 2 (<= 1 up to 5 letters, 0 up to 3: "b" is no misspelling of "c"),
-// case-insensitive: "stratgy" for "strategy".
+// "stratgy" for "strategy" (ppl::closest_match's rule: case-insensitive, a limit growing with the length).
 bool is_near_miss(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size(), m = b.size(), longest = std::max(n, m);
-  if (longest <= 3 && n == m) {  // short keys: only swapped letters ("jbo" for "job")
-    std::string sa = a, sb = b;
-    std::sort(sa.begin(), sa.end());
-    std::sort(sb.begin(), sb.end());
-    if (sa == sb && a != b) return true;
-  }
-  const std::size_t limit = longest <= 3 ? 0 : longest <= 5 ? 1 : 2;
-  if ((n > m ? n - m : m - n) > limit) return false;
-  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
-  const auto lower = [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); };
-  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= n; ++i)
-    for (std::size_t j = 1; j <= m; ++j) {
-      const std::size_t cost = lower(a[i - 1]) == lower(b[j - 1]) ? 0 : 1;
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[n][m] <= limit;
+  return !closest_match(a, {b}).empty();
 }
 
 // Integers are plain decimal: yaml-cpp reads "010" as octal 8 and "0x10" as 16 (YAML 1.1), while the same text
@@ -95,37 +96,60 @@ config_node::config_node(std::shared_ptr<state> s, std::shared_ptr<impl> n, std:
 
 namespace {
 
-std::string place(const std::string& source, const YAML::Mark& m) {
-  return m.line < 0 ? source : source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+// Marks are positions in the text parsed: a job file's, or an override's value, whose positions mean nothing to the
+// user (the value is one argument), so its messages name only the override ("--set a.b").
+std::string place(const std::string& source, const YAML::Mark& m, bool with_marks = true) {
+  return m.line < 0 || !with_marks ? source
+                                   : source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
 // yaml-cpp keeps duplicate keys (and lookups return the first); a job file with `lattice:` twice is a mistake to
-// report, not a choice to make silently. Keys must be plain scalars. Aliases can make a small file a huge tree, so
-// the walk is bounded.
-void check_structure(const YAML::Node& n, const std::string& source, std::size_t& visited, int depth = 0) {
-  constexpr std::size_t max_nodes = 100000;
-  // Job files nest a few levels; an alias inside its own anchor nests without end, and the node count alone would
-  // let the recursion overflow the stack first.
-  constexpr int max_depth = 64;
-  if (++visited > max_nodes)
-    throw input_error(source + ": more than " + std::to_string(max_nodes) + " YAML nodes (aliases?); not a job file");
-  if (depth > max_depth)
-    throw input_error(place(source, n.Mark()) + ": nested more than " + std::to_string(max_depth) +
-                      " levels deep (an alias inside its own anchor?); not a job file");
-  if (n.IsMap()) {
-    std::map<std::string, YAML::Mark> seen;
-    for (auto it = n.begin(); it != n.end(); ++it) {
-      if (!it->first.IsScalar())
-        throw input_error(place(source, it->first.Mark()) + ": a key must be a plain name, got " + describe(it->first));
-      const auto [at, fresh] = seen.emplace(it->first.Scalar(), it->first.Mark());
-      if (!fresh)
-        throw input_error(place(source, it->first.Mark()) + ": duplicate key '" + it->first.Scalar() +
-                          "' (first at line " + std::to_string(at->second.line + 1) + ")");
-      check_structure(it->second, source, visited, depth + 1);
+// report, not a choice to make silently. Keys must be plain scalars. Aliases can make a small file a huge tree (an
+// alias bomb) or a cycle (an alias inside its own anchor, which every later walk would follow until the stack
+// overflows), so the walk counts nodes with aliases expanded and refuses a node that contains itself.
+struct structure_walk {
+  std::string source;
+  bool with_marks = true;
+  std::size_t visited = 0;
+  std::vector<YAML::Node> ancestors;
+
+  void check(const YAML::Node& n) {
+    // Job files nest a few levels; the depth bound keeps the recursion off the stack's end whatever the text.
+    constexpr std::size_t max_depth = 64;
+    if (++visited > config_node::max_yaml_nodes)
+      throw input_error(source + ": more than " + std::to_string(config_node::max_yaml_nodes) +
+                        " YAML nodes with aliases expanded (an alias bomb?); not a job");
+    for (const auto& a : ancestors)
+      if (a.is(n))
+        throw input_error(place(source, n.Mark(), with_marks) +
+                          ": a recursive alias (an alias inside its own anchor); not a job");
+    if (ancestors.size() > max_depth)
+      throw input_error(place(source, n.Mark(), with_marks) + ": nested more than " + std::to_string(max_depth) +
+                        " levels deep; not a job");
+    if (!n.IsMap() && !n.IsSequence()) return;
+    ancestors.push_back(n);
+    if (n.IsMap()) {
+      std::map<std::string, YAML::Mark> seen;
+      for (auto it = n.begin(); it != n.end(); ++it) {
+        if (!it->first.IsScalar())
+          throw input_error(place(source, it->first.Mark(), with_marks) + ": a key must be a plain name, got " +
+                            describe(it->first));
+        const auto [at, fresh] = seen.emplace(it->first.Scalar(), it->first.Mark());
+        if (!fresh)
+          throw input_error(place(source, it->first.Mark(), with_marks) + ": duplicate key '" + it->first.Scalar() +
+                            "'" + (with_marks ? " (first at line " + std::to_string(at->second.line + 1) + ")" : ""));
+        check(it->second);
+      }
+    } else {
+      for (const auto& e : n) check(e);
     }
-  } else if (n.IsSequence()) {
-    for (const auto& e : n) check_structure(e, source, visited, depth + 1);
+    ancestors.pop_back();
   }
+};
+
+void check_structure(const YAML::Node& n, const std::string& source, bool with_marks = true) {
+  structure_walk w{source, with_marks, 0, {}};
+  w.check(n);
 }
 
 // Records whether a YAML document holds anything but a null root, and where that content starts.
@@ -157,7 +181,7 @@ class content_probe final : public YAML::EventHandler {
 // A second YAML document after '---' would be ignored silently, so it is an error. YAML::LoadAll is not used:
 // yaml-cpp 0.7 (Debian 12) returns empty documents forever on some malformed streams (a ',' where a node should
 // start: yaml-cpp issue #1040, fixed upstream in 0.8.1 by PR #1319), so the documents are walked here with a bound.
-void check_single_document(const std::string& text, const std::string& source) {
+void check_single_document(const std::string& text, const std::string& source, bool with_marks = true) {
   constexpr int max_documents = 64;
   std::istringstream in(text);
   YAML::Parser parser(in);
@@ -165,10 +189,11 @@ void check_single_document(const std::string& text, const std::string& source) {
     content_probe probe;
     if (!parser.HandleNextDocument(probe)) return;
     if (d > 0 && probe.has_content)
-      throw input_error(place(source, probe.mark) + ": a second YAML document ('---'); a job file holds one job");
+      throw input_error(place(source, probe.mark, with_marks) +
+                        ": a second YAML document ('---'); a job file holds one job");
     if (d >= max_documents)  // in practice only the stalled parser gets here; it stalls at the stray token
-      throw input_error(place(source, probe.null_mark) + ": invalid YAML: more than " + std::to_string(max_documents) +
-                        " documents (a stray ','?)");
+      throw input_error(place(source, probe.null_mark, with_marks) + ": invalid YAML: more than " +
+                        std::to_string(max_documents) + " documents (a stray ','?)");
   }
 }
 
@@ -187,8 +212,7 @@ config_node config_node::from_string(const std::string& text, const std::string&
     throw input_error(place(source_name, e.mark) + ": invalid YAML: " + e.msg);
   }
   n->node = doc;
-  std::size_t visited = 0;
-  check_structure(n->node, source_name, visited);
+  check_structure(n->node, source_name);
   s->text = text;
   return config_node(s, n, "");
 }
@@ -214,23 +238,34 @@ config_node config_node::from_file(const std::string& path) {
   return root;
 }
 
-void config_node::apply_override(const std::string& assignment, const std::string& label) {
-  state_->applied.emplace_back(assignment, label);
+void config_node::apply_override(const std::string& assignment, const std::string& label,
+                                 const std::optional<std::string>& relative_to) {
+  state_->applied.push_back({assignment, label, relative_to});
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) throw input_error("--set " + assignment + ": expected key.path=value");
   const std::string key_path_text = assignment.substr(0, eq);
+  const std::string full = path_.empty() ? key_path_text : path_ + "." + key_path_text;
+  // The place of everything this override sets: its label, or the override as typed ("--set a.b", not the job
+  // file's line 1 where the value's own text would put it).
+  const std::string at = label.empty() ? "--set " + full : label;
+  const std::string folder = relative_to     ? *relative_to
+                             : label.empty() ? std::string()
+                                             : std::filesystem::path(state_->source).parent_path().string();
+  const std::string value_text = assignment.substr(eq + 1);
   YAML::Node value;
   try {
-    value = YAML::Load(assignment.substr(eq + 1));
+    value = YAML::Load(value_text);
+    check_single_document(value_text, at, false);
   } catch (const YAML::Exception& e) {
-    throw input_error("--set " + assignment + ": invalid YAML value: " + e.msg);
+    throw input_error(at + ": invalid YAML value: " + e.msg);
   }
+  check_structure(value, at, false);
   if (key_path_text.back() == '.')  // getline would drop the empty last key
-    throw input_error("--set " + assignment + ": empty key in '" + key_path_text + "'");
+    throw input_error(at + ": empty key in '" + key_path_text + "'");
   std::vector<std::string> parts;
   std::stringstream ss(key_path_text);
   for (std::string p; std::getline(ss, p, '.');) {
-    if (p.empty()) throw input_error("--set " + assignment + ": empty key in '" + key_path_text + "'");
+    if (p.empty()) throw input_error(at + ": empty key in '" + key_path_text + "'");
     parts.push_back(p);
   }
   YAML::Node cur = node_->node;
@@ -241,16 +276,20 @@ void config_node::apply_override(const std::string& assignment, const std::strin
     if (!next.IsDefined() || next.IsNull()) {
       cur[parts[i]] = YAML::Node(YAML::NodeType::Map);
       next = cur[parts[i]];
-      const std::string full = path_.empty() ? prefix : path_ + "." + prefix;
-      state_->overridden[full] = label.empty() ? "--set " + full : label;
+      const std::string created = path_.empty() ? prefix : path_ + "." + prefix;
+      state_->overridden[created] = label.empty() ? "--set " + created : label;
+      state_->override_folder[created] = folder;
     } else if (!next.IsMap()) {
-      throw input_error("--set " + assignment + ": '" + prefix + "' is not a map");
+      throw input_error(at + ": '" + prefix + "' is not a map");
     }
     cur.reset(next);
   }
   cur[parts.back()] = value;
-  const std::string full = path_.empty() ? key_path_text : path_ + "." + key_path_text;
-  state_->overridden[full] = label.empty() ? "--set " + full : label;
+  state_->overridden[full] = at;
+  state_->override_folder[full] = folder;
+  // Overrides add up (a value may alias nothing outside itself, but many large values make a large tree).
+  YAML::Node root = node_->node;
+  check_structure(root, at, false);
 }
 
 config_node config_node::copy() const {
@@ -259,7 +298,7 @@ config_node config_node::copy() const {
   throw_if_misspelt();
   config_node root = from_string(state_->text, state_->source);
   root.state_->files = state_->files;
-  for (const auto& [assignment, label] : state_->applied) root.apply_override(assignment, label);
+  for (const auto& o : state_->applied) root.apply_override(o.assignment, o.label, o.relative_to);
   if (path_.empty()) return root;
   YAML::Node cur = root.node_->node;
   std::stringstream ss(path_);
@@ -330,6 +369,21 @@ std::vector<std::string> config_node::keys() const {
   return out;
 }
 
+std::vector<std::string> config_node::unread_keys() const {
+  std::vector<std::string> out;
+  if (!node_->node.IsMap()) return out;
+  const auto known = state_->known.find(path_);
+  for (auto it = node_->node.begin(); it != node_->node.end(); ++it)
+    if (known == state_->known.end() || !known->second.count(it->first.Scalar())) out.push_back(it->first.Scalar());
+  return out;
+}
+
+std::string config_node::folder_of(const std::string& key) const {
+  const auto o = covering(state_->override_folder, key.empty() ? path_ : key_path(key));
+  if (o != state_->override_folder.end()) return o->second;
+  return std::filesystem::path(state_->source).parent_path().string();
+}
+
 std::string config_node::key_path(const std::string& key) const {
   return path_.empty() ? key : path_ + "." + key;
 }
@@ -344,14 +398,14 @@ std::string config_node::job_file() const {
 }
 
 std::string config_node::where() const {
-  if (const auto o = state_->overridden.find(path_); o != state_->overridden.end()) return o->second;
+  if (const auto o = covering(state_->overridden, path_); o != state_->overridden.end()) return o->second;
   const auto m = node_->node.Mark();
   if (m.line < 0) return state_->source;
   return state_->source + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
 std::string config_node::where(const std::string& key) const {
-  if (const auto o = state_->overridden.find(key_path(key)); o != state_->overridden.end()) return o->second;
+  if (const auto o = covering(state_->overridden, key_path(key)); o != state_->overridden.end()) return o->second;
   if (node_->node.IsMap()) {
     for (auto it = node_->node.begin(); it != node_->node.end(); ++it) {
       if (it->first.Scalar() == key) {
@@ -468,7 +522,9 @@ std::string config_node::get_choice(const std::string& key, const std::string& f
   if (std::find(choices.begin(), choices.end(), v) == choices.end()) {
     std::string list;
     for (const auto& ch : choices) list += (list.empty() ? "" : ", ") + ch;
-    throw input_error(c->where() + ": '" + c->path() + "' = '" + v + "' is not one of: " + list);
+    const std::string guess = closest_match(v, choices);
+    throw input_error(c->where() + ": '" + c->path() + "' = '" + v + "' is not one of: " + list +
+                      (guess.empty() ? "" : ": did you mean '" + guess + "'?"));
   }
   return v;
 }
@@ -504,12 +560,12 @@ void check_tree(const YAML::Node& n, const std::string& path, const config_node:
       if (!known.count(key)) {
         const auto m = it->first.Mark();
         std::string place = s.source;
-        if (const auto o = s.overridden.find(child); o != s.overridden.end())
+        if (const auto o = covering(s.overridden, child); o != s.overridden.end())
           place = o->second;
         else if (m.line >= 0)
           place += ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
         throw input_error(place + ": unknown key '" + key + "'" + (path.empty() ? "" : " in '" + path + "'") +
-                          "; valid keys: " + join(known));
+                          suggestion(key, known) + "valid keys: " + join(known));
       }
       check_tree(it->second, child, s);
     }

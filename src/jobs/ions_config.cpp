@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
@@ -103,6 +104,15 @@ ions_job_config read_ions_job(const config_node& root) {
                       ": 'ions.min_distance_ions' must be > 0 A (with 0 every ion would go to the same point)");
   j.min_border = in->get_in<double>("min_distance_border", 0.0, 0.0, 1000.0);
   const bool counts = in->has("counts");
+  if (const auto c = optional_map(*in, "counts")) {
+    // An empty map or a species without a number would place fewer ions than the file seems to ask for.
+    if (c->unread_keys().empty())
+      throw input_error(c->where() + ": 'ions.counts' is empty (give ions per species: {Na+: 10, Cl-: 4})");
+    const auto& species = ion_species_names();  // asked about by plan_ions anyway; other keys stay unknown
+    for (const auto& name : c->unread_keys())
+      if (std::find(species.begin(), species.end(), name) != species.end() && !c->find(name))
+        throw input_error(c->where(name) + ": '" + c->key_path(name) + "' has no count (an integer, 0 to 1e6)");
+  }
   for (const char* key : {"neutralize", "salt_molar", "cation", "anion"})
     if (counts && in->has(key))
       throw input_error(in->where(key) + ": '" + in->key_path(key) +
@@ -111,8 +121,10 @@ ions_job_config read_ions_job(const config_node& root) {
   j.salt_molar = in->get_in<double>("salt_molar", 0.0, 0.0, 10.0);
   j.cation = &species_choice(*in, "cation", "Na+", 1);
   j.anion = &species_choice(*in, "anion", "Cl-", -1);
-  if (!counts && !j.neutralize && !in->has("salt_molar"))
+  if (!counts && !j.neutralize && !in->has("salt_molar")) {
+    throw_if_misspelt_among(*in, {"counts", "neutralize", "salt_molar"});
     throw input_error(in->where() + ": 'ions' needs 'counts', 'neutralize: true' or 'salt_molar'");
+  }
   j.solute_charge = solute_charge(j.input.q);
 
   // The mask of the first ion, on the device: it decides whether the ions can fit at all.

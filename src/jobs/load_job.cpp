@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "ppl/core/error.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/job.hpp"
 
 namespace ppl {
@@ -18,7 +19,7 @@ std::unique_ptr<job> build_job(config_node& root, const std::string& where_missi
     }
   }();
   const auto kind = kind_node.as<std::string>();
-  const auto& entry = job_kinds().get(kind, kind_node.where() + ": job kind");
+  const auto& entry = registry_entry(job_kinds(), kind, kind_node.where() + ": job kind");
   std::unique_ptr<job> j;
   try {
     j = entry.factory(root);

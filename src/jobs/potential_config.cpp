@@ -221,7 +221,7 @@ void read_strategy(const config_node& root, potential_map_config& j) {
     j.strategy_name = j.strategy_requested;
     j.strategy_reason = "named in the job";
     const config_node* given = params ? &*params : nullptr;
-    const auto& entry = potential_strategies().get(j.strategy_name, where);
+    const auto& entry = registry_entry(potential_strategies(), j.strategy_name, where);
     const parameter_values values = read_parameter_values(entry.parameters, given);
     j.strategy = with_parameter_errors(given, where, [&] {
       return make_potential_strategy(j.strategy_name, values, j.pair, where, j.grid.periodic);

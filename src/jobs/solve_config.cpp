@@ -125,8 +125,8 @@ void read_solver(const config_node& root, solve_config& s) {
   o.progress_every = 100;
   const config_node* params = c ? &*c : nullptr;
   if (c) s.method = c->get<std::string>("method", s.method);
-  const auto& method =
-      solvers().get(s.method, c && c->has("method") ? c->where("method") + ": solver.method" : "solver.method");
+  const auto& method = registry_entry(solvers(), s.method,
+                                      c && c->has("method") ? c->where("method") + ": solver.method" : "solver.method");
   s.method_params = read_parameter_values(method.parameters, params);
   if (!c) return;
   o.rtol = c->get_in<double>("rtol", o.rtol, 0.0, 1.0);
@@ -180,7 +180,7 @@ void read_spmv(const config_node& root, solve_config& s) {
   s.spmv_name = spmv_strategies().find("auto") ? "auto" : "kokkos_kernels";
   if (c) s.spmv_name = c->get<std::string>("strategy", s.spmv_name);
   const auto& entry =
-      spmv_strategies().get(s.spmv_name, c ? c->where("strategy") + ": spmv.strategy" : "spmv.strategy");
+      registry_entry(spmv_strategies(), s.spmv_name, c ? c->where("strategy") + ": spmv.strategy" : "spmv.strategy");
   const config_node* params = c ? &*c : nullptr;
   s.spmv_params = read_parameter_values(entry.parameters, params);
   s.spmv = with_parameter_errors(params, "spmv", [&] { return entry.factory(s.spmv_params); });

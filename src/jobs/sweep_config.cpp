@@ -1,7 +1,12 @@
 // Reading, expanding and checking a `job: sweep` configuration (ppl/jobs/sweep.hpp, docs/sweep.md).
+#include <fcntl.h>
 #include <fmt/format.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +16,7 @@
 
 #include "potential_config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/io/removed_on_signal.hpp"
 #include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/sweep.hpp"
 #include "ppl/potential/potential_strategy.hpp"
@@ -118,6 +124,10 @@ std::vector<zip_group> read_zip(const config_node& root) {
     if (!g.is_sequence()) throw input_error(g.where() + ": '" + g.path() + "' must be a list of vary keys");
     zip_group z{g.as<std::vector<std::string>>(), g.where(), g.path()};
     if (z.keys.size() < 2) throw input_error(z.where + ": '" + z.path + "' needs at least two keys");
+    for (std::size_t i = 0; i < z.keys.size(); ++i)
+      for (std::size_t j = 0; j < i; ++j)
+        if (z.keys[i] == z.keys[j])
+          throw input_error(z.where + ": '" + z.path + "': '" + z.keys[i] + "' is in the group twice");
     for (const auto& other : out)
       for (const auto& k : z.keys)
         if (std::find(other.keys.begin(), other.keys.end(), k) != other.keys.end())
@@ -130,14 +140,23 @@ std::vector<zip_group> read_zip(const config_node& root) {
 // The axes of one vary map: its keys in document order, a zip group's keys stepping together (their lists equally
 // long) as one axis standing at the group's first key.
 std::vector<axis> block_axes(const config_node& vary, std::vector<zip_group>& zips, std::vector<std::string>& keys,
-                             std::vector<std::string>& labels) {
+                             std::vector<std::string>& labels, std::vector<std::string>& folders) {
   std::vector<std::vector<std::string>> values;
   keys = vary.keys();
   for (const auto& k : keys) {
     check_key_syntax(vary, k);
     values.push_back(values_of(vary, k));
     labels.push_back(vary.where(k) + ": vary '" + k + "'");
+    folders.push_back(vary.folder_of(k));
   }
+  // A key and a map above it (lattice.spacing, then lattice) would both set the key, the later one winning, so
+  // points would repeat each other while their records claimed settings that did not run.
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    for (std::size_t j = 0; j < keys.size(); ++j)
+      if (i != j && keys[j].size() > keys[i].size() && keys[j].compare(0, keys[i].size() + 1, keys[i] + ".") == 0)
+        throw input_error(labels[std::max(i, j)] + ": overlaps vary '" + keys[std::min(i, j)] + "' (" +
+                          vary.where(keys[std::min(i, j)]) + "): '" + keys[j] + "' is inside '" + keys[i] +
+                          "'; vary one or the other");
   std::vector<int> group_of(keys.size(), -1);
   std::vector<std::vector<std::size_t>> groups;
   for (auto& z : zips) {
@@ -183,7 +202,8 @@ std::vector<axis> block_axes(const config_node& vary, std::vector<zip_group>& zi
 
 // The cartesian product of the axes, the first axis slowest (as nested loops written in the file's order).
 std::vector<sweep_point> product(const std::vector<axis>& axes, const std::vector<std::string>& keys,
-                                 const std::vector<std::string>& labels, const std::string& where) {
+                                 const std::vector<std::string>& labels, const std::vector<std::string>& folders,
+                                 const std::string& where) {
   std::vector<sweep_point> out(1);
   for (const auto& a : axes) {
     if (out.size() * a.values.size() > max_points)
@@ -193,7 +213,8 @@ std::vector<sweep_point> product(const std::vector<axis>& axes, const std::vecto
       for (const auto& step : a.values) {
         sweep_point q = p;
         for (std::size_t k = 0; k < a.keys.size(); ++k)
-          q.settings.push_back({keys[a.keys[k]], step[k], json_of_yaml(step[k]), labels[a.keys[k]]});
+          q.settings.push_back(
+              {keys[a.keys[k]], step[k], json_of_yaml(step[k]), labels[a.keys[k]], folders[a.keys[k]]});
         next.push_back(std::move(q));
       }
     out = std::move(next);
@@ -238,13 +259,17 @@ std::vector<sweep_point> with_declared_space(const std::vector<sweep_point>& poi
       for (const auto& spec : *declared) {
         const std::string key = prefix + spec.name;
         if (setting(p, key)) continue;
+        // A map above it varied whole (strategy_params: [{...}, ...]) sets it already.
+        if (std::any_of(p.settings.begin(), p.settings.end(),
+                        [&](const sweep_setting& v) { return key.compare(0, v.key.size() + 1, v.key + ".") == 0; }))
+          continue;
         if (spec.type != parameter_type::choice && !(spec.type == parameter_type::integer && !spec.allowed.empty()))
           continue;
         std::vector<sweep_point> next;
         for (const auto& q : expanded)
           for (const auto& v : spec.allowed) {
             sweep_point r = q;
-            r.settings.push_back({key, v, json_of_yaml(v), where + ": space: declared (" + key + ")"});
+            r.settings.push_back({key, v, json_of_yaml(v), where + ": space: declared (" + key + ")", ""});
             next.push_back(std::move(r));
           }
         expanded = std::move(next);
@@ -295,12 +320,14 @@ config_node sweep_point_config(const sweep_config& s, const sweep_point& p) {
     if (s.repeats || !base_timing)
       c.apply_override("timing.repeats=" + std::to_string(s.repeats.value_or(3)), s.repeats_label);
   }
-  for (const auto& v : p.settings) c.apply_override(v.key + "=" + v.yaml, v.label);
+  for (const auto& v : p.settings) c.apply_override(v.key + "=" + v.yaml, v.label, v.folder);
   return c;
 }
 
 void check_sweep_point(const sweep_config& s, const sweep_point& p) {
   auto c = sweep_point_config(s, p);
+  // The results, their CSV view and the lock are written beside the base job's inputs: none may be one of them.
+  for (const auto& f : {s.results, s.csv, s.lock}) c.reserve_output(f, s.results_where, "output.results");
   try {
     c.get<std::string>("job");
     if (const auto o = c.find("output")) o->mark_used();
@@ -315,6 +342,113 @@ void check_sweep_point(const sweep_config& s, const sweep_point& p) {
     throw;
   }
   c.check_all_used();
+}
+
+std::vector<std::string> read_sweep_records(const std::string& results) {
+  std::vector<std::string> records;
+  std::ifstream in(results, std::ios::binary);
+  if (!in) return records;
+  std::string line;
+  for (std::size_t n = 1;; ++n) {
+    // Bounded: a corrupt file with one huge line is refused at that line, not read into memory whole.
+    line.clear();
+    bool ended = false;
+    for (int ch; (ch = in.get()) != std::char_traits<char>::eof();) {
+      if (ch == '\n') {
+        ended = true;
+        break;
+      }
+      if (line.size() >= max_record_bytes)
+        throw input_error(
+            fmt::format("{}:{}: a line longer than {} bytes (not one of ppl's records)", results, n, max_record_bytes));
+      line.push_back(char(ch));
+    }
+    if (!ended && line.empty()) break;
+    if (line.empty()) continue;
+    nlohmann::json r;
+    try {
+      r = nlohmann::json::parse(line);
+    } catch (const nlohmann::json::exception&) {
+      throw input_error(
+          fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)", results, n));
+    }
+    if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
+      throw input_error(
+          fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)", results, n));
+    records.push_back(line);
+    if (!ended) break;
+  }
+  return records;
+}
+
+struct sweep_lock::impl {
+  int fd = -1;
+  std::string path;
+  std::optional<removed_on_signal> cleanup;
+};
+
+namespace {
+
+// "the process ..." from the pid the holder wrote into the lock file.
+std::string holder_of(int fd) {
+  char buf[32] = {};
+  const ssize_t n = ::pread(fd, buf, sizeof buf - 1, 0);
+  const std::string pid = n > 0 ? std::string(buf, std::size_t(n)) : "";
+  return pid.empty() || pid.find_first_not_of("0123456789") != std::string::npos ? "another process" : "process " + pid;
+}
+
+[[noreturn]] void in_use(const std::string& where, const std::string& results_lock, int fd) {
+  const std::string who = holder_of(fd);
+  ::close(fd);
+  throw input_error(where + ": the results file is in use by another sweep (" + who + " holds '" + results_lock +
+                    "'); wait for it to end or give this sweep another output.results");
+}
+
+}  // namespace
+
+sweep_lock::sweep_lock(const std::string& lock_path, const std::string& where) : impl_(std::make_unique<impl>()) {
+  impl_->path = lock_path;
+  // The lock file is removed when the sweep ends, so the file at the path may be one a finishing sweep has just
+  // unlinked: lock, then check that the path still names the locked file, else start again.
+  for (int attempt = 0;; ++attempt) {
+    const int fd = ::open(lock_path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw error(exit_code::failure, where + ": cannot create the lock file '" + lock_path + "'");
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      if (errno == EWOULDBLOCK) in_use(where, lock_path, fd);
+      ::close(fd);
+      throw error(exit_code::failure, where + ": cannot lock '" + lock_path + "'");
+    }
+    struct stat held {};
+    struct stat named {};
+    if (::fstat(fd, &held) == 0 && ::stat(lock_path.c_str(), &named) == 0 && held.st_dev == named.st_dev &&
+        held.st_ino == named.st_ino) {
+      impl_->fd = fd;
+      break;
+    }
+    ::close(fd);
+    if (attempt > 100) throw error(exit_code::failure, where + ": cannot lock '" + lock_path + "'");
+  }
+  impl_->cleanup.emplace(lock_path);
+  const std::string pid = std::to_string(::getpid());
+  if (::ftruncate(impl_->fd, 0) != 0 || ::pwrite(impl_->fd, pid.data(), pid.size(), 0) < 0) {
+    // The pid only makes the other sweep's message more helpful; the lock holds without it.
+  }
+}
+
+sweep_lock::~sweep_lock() {
+  // Unlinked while still held: a sweep waiting to lock the old file finds the path gone and creates a new one.
+  ::unlink(impl_->path.c_str());
+  impl_->cleanup.reset();
+  ::close(impl_->fd);
+}
+
+void sweep_lock::check_free(const std::string& lock_path, const std::string& where) {
+  const int fd = ::open(lock_path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;  // no lock file: no sweep holds it
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EWOULDBLOCK) in_use(where, lock_path, fd);
+  }
+  ::close(fd);  // releases the probe's lock
 }
 
 sweep_config read_sweep_config(const config_node& root) {
@@ -370,9 +504,9 @@ sweep_config read_sweep_config(const config_node& root) {
     for (const auto& block : blocks) {
       if (!block.is_map())
         throw input_error(block.where() + ": '" + block.path() + "' must be a map of keys and their values");
-      std::vector<std::string> keys, labels;
-      const auto axes = block_axes(block, zips, keys, labels);
-      auto more = product(axes, keys, labels, s.file);
+      std::vector<std::string> keys, labels, folders;
+      const auto axes = block_axes(block, zips, keys, labels, folders);
+      auto more = product(axes, keys, labels, folders, s.file);
       if (points.size() + more.size() > max_points)
         throw input_error(s.file + fmt::format(": more than {} points", max_points));
       points.insert(points.end(), more.begin(), more.end());
@@ -399,25 +533,9 @@ sweep_config read_sweep_config(const config_node& root) {
   const auto out = root.child("output");
   if (!out.is_map()) throw input_error(out.where() + ": 'output' must be a map with 'results'");
   s.csv = sweep_csv_path(out.get<std::string>("results"));
-  s.results = out.output_file("results", {s.csv});
-
-  if (std::ifstream in(s.results); in) {
-    std::string line;
-    for (std::size_t n = 1; std::getline(in, line); ++n) {
-      if (line.empty()) continue;
-      nlohmann::json r;
-      try {
-        r = nlohmann::json::parse(line);
-      } catch (const nlohmann::json::exception&) {
-        throw input_error(fmt::format("{}:{}: not a JSON record (output.results holds ppl's records; edited by hand?)",
-                                      s.results, n));
-      }
-      if (!r.is_object() || !r.contains("key") || !r["key"].is_string())
-        throw input_error(
-            fmt::format("{}:{}: a record without a \"key\" (output.results holds ppl's records)", s.results, n));
-      s.records.push_back(line);
-    }
-  }
+  s.lock = out.get<std::string>("results") + ".lock";
+  s.results = out.output_file("results", {s.csv, s.lock});
+  s.results_where = out.where("results");
 
   // A point whose strategy needs another build (a _cuda strategy here) is listed, not an error: one study file
   // serves the CPU and the GPU builds.
@@ -442,6 +560,10 @@ sweep_config read_sweep_config(const config_node& root) {
           fmt::format("{}: point {} of {} ({}): {}", s.file, i + 1, s.points.size(), s.points[i].text(), e.what()));
     }
   }
+  // After the points: a results file that is one of the base's inputs is reported as that, not as a file of
+  // unexpected lines.
+  sweep_lock::check_free(s.lock, s.results_where + ": 'output.results'");
+  s.records = read_sweep_records(s.results);
   return s;
 }
 

@@ -11,10 +11,13 @@
 #include <Kokkos_Core.hpp>
 #include <chrono>
 #include <cstdint>
+#include <ctime>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
+#include <set>
 #include <sstream>
 
 #include "potential_config.hpp"
@@ -83,14 +86,27 @@ class results_file {
   bool has(const std::string& key) const { return index_.count(key) > 0; }
   std::size_t size() const { return lines_.size(); }
 
-  // Adds the record, or replaces the one with its key in place, and rewrites both files, renamed into place
-  // together (output_set) once both are on disk, with signals held until then, so the CSV never lags the records.
+  // Adds the record, or replaces the first with its key in place (and drops any later one with that key: a
+  // duplicate left by an older ppl or by hand), and rewrites both files, renamed into place together (output_set)
+  // once both are on disk, with signals held until then, so the CSV never lags the records.
   void put(const json& record) {
     const std::string key = record["key"].get<std::string>();
     const std::string line = record.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
-    if (const auto it = index_.find(key); it != index_.end()) {
-      lines_[it->second] = line;
-      records_[it->second] = record;
+    if (index_.count(key)) {
+      bool replaced = false;
+      std::vector<std::string> lines;
+      std::vector<json> records;
+      for (std::size_t i = 0; i < lines_.size(); ++i) {
+        const bool same = records_[i].contains("key") && records_[i]["key"] == key;
+        if (same && replaced) continue;
+        lines.push_back(same ? line : lines_[i]);
+        records.push_back(same ? record : records_[i]);
+        replaced = replaced || same;
+      }
+      lines_ = std::move(lines);
+      records_ = std::move(records);
+      index_.clear();
+      for (std::size_t i = 0; i < records_.size(); ++i) index_.emplace(records_[i]["key"].get<std::string>(), i);
     } else {
       index_[key] = lines_.size();
       lines_.push_back(line);
@@ -105,12 +121,31 @@ class results_file {
     both.commit();
   }
 
+  // The CSV is a view of the records: rewritten when it is not what the records give (a process killed between the
+  // two files, a CSV edited or deleted). Nothing is written for a results file without records.
+  void refresh_csv() const {
+    if (records_.empty()) return;
+    std::ostringstream want;
+    write_csv(want);
+    std::ifstream in(csv_, std::ios::binary);
+    std::ostringstream have;
+    if (in) have << in.rdbuf();
+    if (in && have.str() == want.str()) return;
+    deferred_signals hold;
+    write_file_atomically(csv_, [&](std::ostream& o) { o << want.str(); });
+  }
+
  private:
+  // RFC 4180 quoting for text with a comma, quote or line break; text a spreadsheet would take for a formula
+  // (starting with =, +, -, @, a tab or a carriage return: a study named "=cmd|..." ) also gets a leading ' inside
+  // the quotes, OWASP's advice, since quotes alone do not stop a spreadsheet evaluating it. Numbers are as JSON
+  // writes them (a negative number is a number, not a formula).
   static std::string cell(const json& v) {
     if (v.is_null()) return "";
     std::string s = v.is_string() ? v.get<std::string>() : v.dump();
-    if (s.find_first_of(",\"\n") == std::string::npos) return s;
-    std::string q = "\"";
+    const bool formula = v.is_string() && !s.empty() && std::string("=+-@\t\r").find(s[0]) != std::string::npos;
+    if (!formula && s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = formula ? "\"'" : "\"";
     for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
     return q + "\"";
   }
@@ -160,7 +195,7 @@ class results_file {
         {"timestamp", {"timestamp"}}};
     std::string header;
     for (const auto& [name, path] : fixed) header += (header.empty() ? "" : ",") + name;
-    for (const auto& k : varied) header += "," + cell(k);
+    for (const auto& k : varied) header += "," + cell(json(k));
     o << header << "\n";
     for (const auto& r : records_) {
       std::string row;
@@ -303,7 +338,12 @@ int sweep_job::run(job_context& ctx) {
   // What the points run on, part of every record's key: the header less its timestamp.
   json identity = json::parse(summary_header_json(system_, "sweep", cfg_.file));
   identity.erase("timestamp");
+  // One sweep per results file from here to the end; the records are read again under the lock (another sweep may
+  // have added some since the job was read) and the CSV view made to agree with them.
+  const sweep_lock lock(cfg_.lock, cfg_.results_where + ": 'output.results'");
+  cfg_.records = read_sweep_records(cfg_.results);
   results_file results(cfg_.results, cfg_.csv, cfg_.records);
+  results.refresh_csv();
 
   auto say = [&](const std::string& line) {
     if (!ctx.quiet) ctx.out << "sweep: " << line << "\n" << std::flush;
@@ -314,7 +354,8 @@ int sweep_job::run(job_context& ctx) {
 
   std::optional<progress_bar> bar;
   if (!ctx.quiet) bar.emplace(std::cerr, cfg_.points.size(), is_terminal(2));
-  std::size_t measured = 0, kept = 0, failed = 0, not_converged = 0;
+  std::size_t measured = 0, kept = 0, repeated = 0, failed = 0, not_converged = 0;
+  std::set<std::string> done;  // keys measured by this run
   for (const auto& p : cfg_.points) {
     auto c = sweep_point_config(cfg_, p);
     c.get<std::string>("job");
@@ -334,6 +375,10 @@ int sweep_job::run(job_context& ctx) {
     }
     // The record (docs/summary.schema.json, job "sweep"): the common header (timestamped after the measurement),
     // its key, where it sits in the sweep, and what was measured.
+  // One sweep per results file from here to the end; the records are read again under the lock (another sweep may
+  // have added some since the job was read) and the CSV view made to agree with them.
+  const sweep_lock lock(cfg_.lock, cfg_.results_where + ": 'output.results'");
+  cfg_.records = read_sweep_records(cfg_.results);
     const json m = cfg_.base_kind == "potential" ? measure_potential(c) : measure_solve(c);
     json r = json::parse(summary_header_json(system_, "sweep", cfg_.file));
     r["outputs"] = json::array();  // a record writes no file of its own
@@ -352,9 +397,11 @@ int sweep_job::run(job_context& ctx) {
   }
   if (bar) bar->finish();
   ctx.out << fmt::format(
-      "sweep {}: {} points measured, {} already in {} (kept; --overwrite measures them again), {} not runnable in "
+      "sweep {}: {} points measured, {} already in {} (kept; --overwrite measures them again), {}{} not runnable in "
       "this build; {} records in {} and {}\n",
-      cfg_.name, measured, kept, cfg_.results, cfg_.skipped.size(), results.size(), cfg_.results, cfg_.csv);
+      cfg_.name, measured, kept, cfg_.results,
+      repeated ? fmt::format("{} the same job as an earlier point (one record), ", repeated) : "", cfg_.skipped.size(),
+      results.size(), cfg_.results, cfg_.csv);
   if (failed) ctx.out << fmt::format("sweep {}: {} points failed verification\n", cfg_.name, failed);
   if (not_converged) ctx.out << fmt::format("sweep {}: {} points did not converge\n", cfg_.name, not_converged);
   if (failed) return int(exit_code::verification_failed);

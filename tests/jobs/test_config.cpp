@@ -1,8 +1,12 @@
 // The checked config node: typed access, ranges, choices, unknown keys, overrides, and where errors point.
 #include <gtest/gtest.h>
 
-#include "ppl/jobs/config.hpp"
+#include <filesystem>
+
 #include "ppl/core/error.hpp"
+#include "ppl/core/text.hpp"
+#include "ppl/jobs/config.hpp"
+#include "ppl/jobs/config_helpers.hpp"
 #include "support/ppl_test.hpp"
 
 namespace {
@@ -126,4 +130,111 @@ TEST(config, duplicate_keys_second_documents_and_misspelt_required_keys) {
   auto s = ppl::config_node::from_string("b: 1\n", "s.yaml");
   msg = error_of([&] { s.get<int>("c"); });
   EXPECT_NE(msg.find("missing required key 'c'"), std::string::npos) << msg;
+}
+
+TEST(config, suggestions_for_misspelt_keys_and_values) {
+  EXPECT_EQ(ppl::closest_match("neutralise", {"counts", "neutralize", "salt_molar"}), "neutralize");
+  EXPECT_EQ(ppl::closest_match("pqrr", {"pqr", "random", "water_box"}), "pqr");
+  EXPECT_EQ(ppl::closest_match("generater", {"file", "generator"}), "generator");
+  EXPECT_EQ(ppl::closest_match("jbo", {"job"}), "job");  // short: swapped letters only
+  EXPECT_EQ(ppl::closest_match("pdb", {"pqr"}), "");     // ... not a substitution
+  EXPECT_EQ(ppl::closest_match("xyz", {"pqr", "random"}), "");
+  EXPECT_EQ(ppl::closest_match("spacing", {"spacing"}), "");                         // no suggestion for a valid name
+  EXPECT_EQ(ppl::closest_match("gathr", {"gather", "gather_coarsened"}), "gather");  // the closest, not the first
+  // An unknown optional key: the closest valid key is suggested.
+  auto c = ppl::config_node::from_string("job: x\nphysics: {permitivity: 2}\n", "j.yaml");
+  c.get<std::string>("job");
+  c.child("physics").has("permittivity");
+  c.child("physics").has("units");
+  auto msg = error_of([&] { c.check_all_used(); });
+  EXPECT_NE(msg.find("j.yaml:2:11: unknown key 'permitivity' in 'physics': did you mean 'permittivity'? valid keys: "
+                     "permittivity, units"),
+            std::string::npos)
+      << msg;
+  // A misspelt value of a choice.
+  auto v = ppl::config_node::from_string("units: kT_per_ee\n", "j.yaml");
+  msg = error_of([&] { v.get_choice("units", "a", {"e_per_angstrom", "kT_per_e"}); });
+  EXPECT_NE(msg.find("is not one of: e_per_angstrom, kT_per_e: did you mean 'kT_per_e'?"), std::string::npos) << msg;
+}
+
+TEST(config, a_misspelt_alternative_is_a_typo_at_its_place) {
+  auto c = ppl::config_node::from_string("job: x\ninput:\n  pqrr: a.pqr\n", "j.yaml");
+  auto msg = error_of([&] { ppl::exactly_one_of(c.child("input"), {"pqr", "random", "water_box"}); });
+  EXPECT_NE(msg.find("j.yaml:3:3: unknown key 'pqrr' in 'input': did you mean 'pqr'?"), std::string::npos) << msg;
+  // Nothing close: the section's own error.
+  auto d = ppl::config_node::from_string("job: x\ninput:\n  pdb: a.pdb\n", "j.yaml");
+  msg = error_of([&] { ppl::exactly_one_of(d.child("input"), {"pqr", "random", "water_box"}); });
+  EXPECT_NE(msg.find("'input' needs exactly one of: pqr, random, water_box (0 given)"), std::string::npos) << msg;
+}
+
+TEST(config, set_errors_name_the_override_and_refuse_what_the_file_refuses) {
+  auto fresh = [] { return ppl::config_node::from_string("job: x\nlattice: {spacing: 0.5}\n", "job.yaml"); };
+  // An error inside a value names the override, not the job file's line 1.
+  auto c = fresh();
+  c.apply_override("input={random: {atoms: abc}}");
+  auto msg = error_of([&] { c.child("input").child("random").get<int>("atoms"); });
+  EXPECT_EQ(msg.rfind("--set input: 'input.random.atoms' must be an integer", 0), 0u) << msg;
+  c.child("input").child("random").has("seed");
+  c.get<std::string>("job");
+  c.child("lattice").has("spacing");
+  c.apply_override("input.random.extra=1");
+  msg = error_of([&] { c.check_all_used(); });
+  EXPECT_EQ(msg.rfind("--set input.random.extra: unknown key 'extra'", 0), 0u) << msg;
+  // Errors about the assignment name its key.
+  msg = error_of([&] { fresh().apply_override("lattice.dims=[1,2"); });
+  EXPECT_EQ(msg.rfind("--set lattice.dims: invalid YAML value", 0), 0u) << msg;
+  msg = error_of([&] { fresh().apply_override("lattice.spacing.x=1"); });
+  EXPECT_EQ(msg.rfind("--set lattice.spacing.x: 'lattice.spacing' is not a map", 0), 0u) << msg;
+  // Duplicate keys, a second document, a recursive alias and an alias bomb inside a value.
+  msg = error_of([&] { fresh().apply_override("lattice={dims: [4, 4, 4], dims: [8, 8, 8]}"); });
+  EXPECT_EQ(msg, "--set lattice: duplicate key 'dims'") << msg;
+  msg = error_of([&] { fresh().apply_override("lattice.dims=[4, 4, 4]\n---\n[8, 8, 8]"); });
+  EXPECT_EQ(msg.rfind("--set lattice.dims: a second YAML document", 0), 0u) << msg;
+  msg = error_of([&] { fresh().apply_override("output=&a {x: *a}"); });
+  EXPECT_EQ(msg.rfind("--set output: a recursive alias", 0), 0u) << msg;
+  std::string bomb = "[1,1,1,1,1,1,1,1,1,1]";
+  for (char a = 'a'; a < 'h'; ++a) {
+    std::string level = "[";
+    for (int i = 0; i < 10; ++i) level += std::string(i ? "," : "") + "*" + a;
+    bomb = "[&" + std::string(1, a) + " " + bomb + ", " + level + "]]";
+  }
+  msg = error_of([&] { fresh().apply_override("output=" + bomb); });
+  EXPECT_EQ(msg.rfind("--set output: more than 100000 YAML nodes", 0), 0u) << msg;
+  // A file-line error of an unrelated key still names the file.
+  auto d = fresh();
+  d.apply_override("lattice.dims=[4, 4, 4]");
+  msg = error_of([&] { d.child("lattice").get<int>("spacing"); });
+  EXPECT_EQ(msg.rfind("job.yaml:2:", 0), 0u) << msg;
+}
+
+TEST(config, set_paths_are_relative_to_the_current_folder_and_file_paths_to_the_file) {
+  ppl_test::temp_dir dir;
+  std::filesystem::create_directories(dir.path / "sub");
+  dir.write("sub/in.pqr", "x\n");
+  dir.write("in.pqr", "y\n");
+  const auto job = dir.write("sub/job.yaml", "input: {pqr: in.pqr}\n");
+  ppl_test::scoped_cwd cwd(dir.path);
+  {
+    auto c = ppl::config_node::from_file("sub/job.yaml");
+    EXPECT_EQ(c.child("input").input_file("pqr"), "sub/in.pqr");
+    EXPECT_EQ(c.child("input").folder_of("pqr"), "sub");
+  }
+  {
+    auto c = ppl::config_node::from_file("sub/job.yaml");
+    c.apply_override("input.pqr=in.pqr");
+    EXPECT_EQ(c.child("input").input_file("pqr"), "in.pqr");
+    auto copy = c.copy();  // replayed with the same rule
+    EXPECT_EQ(copy.child("input").input_file("pqr"), "in.pqr");
+  }
+  {
+    auto c = ppl::config_node::from_file("sub/job.yaml");
+    c.apply_override("input={pqr: in.pqr}");  // inside a map set whole
+    EXPECT_EQ(c.child("input").input_file("pqr"), "in.pqr");
+  }
+  {
+    auto c = ppl::config_node::from_file("sub/job.yaml");
+    c.apply_override("input.pqr=in.pqr", "sweep.yaml:3:3: vary 'input.pqr'", std::string("sub"));
+    EXPECT_EQ(c.child("input").input_file("pqr"), "sub/in.pqr");
+  }
+  (void)job;
 }

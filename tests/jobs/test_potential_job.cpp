@@ -619,7 +619,7 @@ INSTANTIATE_TEST_SUITE_P(
                 "job.yaml:2:1: unknown key 'inputs': did you mean 'input' (required)?"},
         // `strategy` has a default (auto), so a misspelt one is an unknown key, not a silent auto.
         bad_job{"misspelt_strategy", "input: {pqr: ok.pqr}\nstratgy: reference\n",
-                "job.yaml:3:1: unknown key 'stratgy'; valid keys: input, job,"},
+                "job.yaml:3:1: unknown key 'stratgy': did you mean 'strategy'? valid keys: input, job,"},
         bad_job{"verification_mode", "input: {pqr: ok.pqr}\nstrategy: reference\nverification: {mode: most}\n",
                 "'verification.mode' = 'most' is not one of"},
         bad_job{"zero_repeats", "input: {pqr: ok.pqr}\nstrategy: reference\ntiming: {repeats: 0}\n",

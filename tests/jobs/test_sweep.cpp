@@ -2,6 +2,7 @@
 // input, resuming by key and --overwrite, and a real interruption: a sweep started as a `ppl` process, killed after
 // its first records, then resumed, loses and repeats no point.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
@@ -266,6 +267,115 @@ output: {results: r.jsonl}
     EXPECT_TRUE(m["verification"]["passed"].get<bool>());
     EXPECT_LT(m["verification"]["error"].get<double>(), 1e-7);
   }
+}
+
+TEST(sweep, overlapping_keys_duplicate_zip_keys_and_outputs_over_inputs_are_refused) {
+  auto msg = bad("vary:\n  lattice.spacing: [0.5, 1.0]\n  lattice: [{dims: [4, 4, 4]}, {dims: [6, 6, 6]}]\n");
+  EXPECT_NE(msg.find("vary 'lattice': overlaps vary 'lattice.spacing'"), std::string::npos) << msg;
+  msg = bad("vary:\n  lattice: [{dims: [4, 4, 4]}]\n  lattice.spacing: [0.5, 1.0]\n");
+  EXPECT_NE(msg.find("vary 'lattice.spacing': overlaps vary 'lattice'"), std::string::npos) << msg;
+  // A common prefix that is not a parent map is fine.
+  EXPECT_EQ(read(ppl_test::temp_dir(), "vary: {strategy: [gather_coarsened], strategy_params.coarsening: [1]}\n")
+                .points.size(),
+            1u);
+  msg =
+      bad("vary: {strategy_params.coarsening: [1, 2], input.random.atoms: [1, 2]}\n"
+          "zip: [[strategy_params.coarsening, strategy_params.coarsening]]\n");
+  EXPECT_NE(msg.find("'strategy_params.coarsening' is in the group twice"), std::string::npos) << msg;
+  // The CSV view of r.jsonl is the base's PQR.
+  ppl_test::temp_dir dir;
+  dir.write("r.csv", "ATOM      1  N   MET A   1      -0.500   1.000   0.250 -0.3000 1.8500\n");
+  dir.write("sweep.yaml",
+            "job: sweep\nbase:\n  job: potential\n  input: {pqr: ./r.csv}\n  lattice: {dims: [4, 4, "
+            "4]}\n  strategy: gather\nvary: {strategy: [gather, scatter]}\noutput: {results: r.jsonl}\n");
+  ppl_test::scoped_cwd cwd(dir.path);
+  msg = ppl_test::error_of<ppl::input_error>([&] { ppl::load_job("sweep.yaml", {}); });
+  EXPECT_NE(msg.find("sweep.yaml:8:10: 'output.results' would overwrite an input"), std::string::npos) << msg;
+}
+
+TEST(sweep, the_results_file_is_read_with_a_bounded_line) {
+  ppl_test::temp_dir dir;
+  dir.write("r.jsonl", "{\"key\": \"a\"}\n\n" + std::string(ppl::max_record_bytes + 1, 'x') + "\n");
+  const auto msg = ppl_test::error_of<ppl::input_error>([&] { ppl::read_sweep_records(dir.file("r.jsonl")); });
+  EXPECT_NE(msg.find("r.jsonl:3: a line longer than 1048576 bytes"), std::string::npos) << msg;
+  dir.write("ok.jsonl", "{\"key\": \"a\"}\n\n{\"key\": \"b\"}");  // no final newline
+  EXPECT_EQ(ppl::read_sweep_records(dir.file("ok.jsonl")).size(), 2u);
+  EXPECT_TRUE(ppl::read_sweep_records(dir.file("none.jsonl")).empty());
+}
+
+TEST(sweep, one_sweep_per_results_file) {
+  ppl_test::temp_dir dir;
+  const auto path = dir.write("sweep.yaml", "job: sweep\nname: t\n" + tiny_base +
+                                                "vary: {strategy: [gather]}\nrepeats: 1\noutput: {results: r.jsonl}\n");
+  {
+    ppl_test::scoped_cwd cwd(dir.path);
+    const ppl::sweep_lock held("r.jsonl.lock", "elsewhere");
+    // Refused when read (what validate does) ...
+    auto msg = ppl_test::error_of<ppl::input_error>([&] { ppl::load_job(path, {}); });
+    EXPECT_NE(msg.find("sweep.yaml:11:10: 'output.results': the results file is in use by another sweep (process " +
+                       std::to_string(::getpid())),
+              std::string::npos)
+        << msg;
+    // ... and a second lock on the same file, however it is spelt, is refused too.
+    msg = ppl_test::error_of<ppl::input_error>([&] { ppl::sweep_lock again("./r.jsonl.lock", "there"); });
+    EXPECT_NE(msg.find("there: the results file is in use"), std::string::npos) << msg;
+  }
+  std::string text;
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  EXPECT_FALSE(fs::exists(dir.file("r.jsonl.lock")));  // removed at the end
+  {
+    ppl_test::scoped_cwd cwd(dir.path);
+    const ppl::sweep_lock stale("r.jsonl.lock", "stale");  // a lock file left by SIGKILL is taken over
+  }
+  EXPECT_FALSE(fs::exists(dir.file("r.jsonl.lock")));
+}
+
+TEST(sweep, the_csv_view_is_regenerated_and_overwrite_replaces_duplicates) {
+  ppl_test::temp_dir dir;
+  const auto path = dir.write("sweep.yaml", "job: sweep\nname: '=t'\n" + tiny_base +
+                                                "vary: {strategy: [gather, scatter]}\nrepeats: 1\n"
+                                                "output: {results: r.jsonl}\n");
+  std::string text;
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  const auto csv = lines_of(dir.file("r.csv"));
+  ASSERT_EQ(csv.size(), 3u);
+  // A study name a spreadsheet would evaluate is quoted with a leading '.
+  EXPECT_NE(csv[1].find(",\"'=t\","), std::string::npos) << csv[1];
+  // A kill between the record and its CSV row: the next run repairs the view without measuring anything.
+  dir.write("r.csv", csv[0] + "\n" + csv[1] + "\n");
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  EXPECT_NE(text.find("0 points measured, 2 already"), std::string::npos) << text;
+  EXPECT_EQ(lines_of(dir.file("r.csv")), csv);
+  // A stale duplicate record: --overwrite replaces both copies with one.
+  const auto records = lines_of(dir.file("r.jsonl"));
+  dir.write("r.jsonl", records[0] + "\n" + records[1] + "\n" + records[0] + "\n");
+  ASSERT_EQ(run_sweep(dir, path, true, text), 0) << text;
+  const auto after = lines_of(dir.file("r.jsonl"));
+  ASSERT_EQ(after.size(), 2u);
+  EXPECT_EQ(nlohmann::json::parse(after[0])["key"], nlohmann::json::parse(records[0])["key"]);
+  EXPECT_NE(after[0], records[0]);  // measured again
+  EXPECT_NE(text.find("2 points measured, 0 already in r.jsonl (kept; --overwrite measures them again), 0 not "
+                      "runnable in this build; 2 records in r.jsonl and r.csv"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(lines_of(dir.file("r.csv")).size(), 3u);
+}
+
+TEST(sweep, the_final_line_counts_what_the_files_hold) {
+  ppl_test::temp_dir dir;
+  // Two vary maps that meet: gather is one job, whichever map gives it.
+  const auto path = dir.write("sweep.yaml", "job: sweep\nname: t\n" + tiny_base +
+                                                "vary:\n  - {strategy: [gather]}\n  - {strategy: [gather, scatter]}\n"
+                                                "repeats: 1\noutput: {results: r.jsonl}\n");
+  std::string text;
+  ASSERT_EQ(run_sweep(dir, path, false, text), 0) << text;
+  EXPECT_NE(text.find("2 points measured, 0 already in r.jsonl (kept; --overwrite measures them again), 1 the same "
+                      "job as an earlier point (one record), 0 not runnable in this build; 2 records in r.jsonl and "
+                      "r.csv"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(lines_of(dir.file("r.jsonl")).size(), 2u);
+  EXPECT_EQ(lines_of(dir.file("r.csv")).size(), 3u);
 }
 
 // The `ppl` binary (CTest sets PPL_CLI).

@@ -2,6 +2,7 @@
 // A checked view of a YAML job file. Every key a reader asks about is remembered; after a job has read its
 // configuration, check_all_used() reports any key nobody asked about, with file:line:column and the valid keys.
 // Wrong types and out-of-range values are reported the same way. yaml-cpp stays inside src/jobs/config_yaml.cpp.
+#include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
@@ -15,8 +16,16 @@ class config_node {
   static config_node from_string(const std::string& text, const std::string& source_name);
 
   // "a.b.c=value": the value is parsed as YAML (so "[1,2,3]" is a list); missing maps on the way are created.
-  // Errors about the key name `label` as its place ("--set a.b.c" when empty; a sweep names its `vary` entry).
-  void apply_override(const std::string& assignment, const std::string& label = "");
+  // Errors about the key, and about anything inside the value, name `label` as their place ("--set a.b.c" when
+  // empty; a sweep names its `vary` entry). The value is one YAML document without duplicate keys, recursive aliases
+  // or more than max_yaml_nodes nodes once aliases are expanded. Relative paths in the value resolve against
+  // `relative_to` when given, else against the current folder for a command-line override (no label) and the job
+  // file's folder for a labelled one.
+  void apply_override(const std::string& assignment, const std::string& label = "",
+                      const std::optional<std::string>& relative_to = std::nullopt);
+  // The most YAML nodes (aliases expanded) a job file, or a job file with its overrides, may hold; a job has a few
+  // hundred. Also the limit on each override's value.
+  static constexpr std::size_t max_yaml_nodes = 100000;
 
   // A fresh tree from the same text with the same overrides applied, at this node's path, with no key marked as
   // read and the files named so far still recorded: a job can read one configuration many times (a sweep's
@@ -28,6 +37,11 @@ class config_node {
   std::string to_json() const;
   // A map's keys in document order, each marked valid (a map whose keys are data, like a sweep's `vary`).
   std::vector<std::string> keys() const;
+  // A map's keys that no reader has asked about yet, in document order (marks nothing).
+  std::vector<std::string> unread_keys() const;
+  // The folder a relative path written at `key` resolves against: the job file's ("" for the current folder when the
+  // key was set on the command line).
+  std::string folder_of(const std::string& key) const;
 
   bool has(const std::string& key) const;  // marks `key` as a valid key of this map
   config_node child(const std::string& key) const;
@@ -67,7 +81,12 @@ class config_node {
   // The misspelt-required-key error alone (a factory that failed after the misspelling reports this instead).
   void throw_if_misspelt() const;
 
-  // Files named by the job. An input is relative to the job file's folder and must be a readable regular file now;
+  // Records `path`, an output named outside this tree (a sweep's results beside its base job), so that no input read
+  // through this tree may be it: fails now or when such an input is read. `where` and `key` name it in the message.
+  void reserve_output(const std::string& path, const std::string& where, const std::string& key) const;
+
+  // Files named by the job. An input is relative to the job file's folder (to the current folder when set by --set:
+  // folder_of) and must be a readable regular file now;
   // an output is relative to the current folder and is checked now: its folder exists and is writable, it is not a
   // folder or special file (/proc, /dev), and it is none of the job's inputs, the job file or another output, in
   // whichever order the keys are read. `sidecars` are files written beside the output (checked the same way). Each

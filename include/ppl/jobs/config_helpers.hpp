@@ -7,8 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ppl/jobs/config.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/core/text.hpp"
+#include "ppl/jobs/config.hpp"
 
 namespace ppl {
 
@@ -18,8 +19,27 @@ std::optional<config_node> optional_map(const config_node& parent, const std::st
 
 // A section that names exactly one of `alternatives` as its keys (input: {pqr | random | water_box}); returns the
 // one given. `section` must be a map ("'input' must be a map with one of: pqr, random, water_box"), and exactly one
-// alternative must be present ("'input' needs exactly one of: pqr, random, water_box (2 given)").
+// alternative must be present ("'input' needs exactly one of: pqr, random, water_box (2 given)"; none given but a
+// misspelling of one: throw_if_misspelt_among).
 std::string exactly_one_of(const config_node& section, const std::vector<std::string>& alternatives);
+
+// Before a "needs one of" error: a key of `section` that no reader has asked about and that is close to one of
+// `expected` is that key misspelt, and the error says so at the typo: "job.yaml:3:10: unknown key 'pqrr' in 'input':
+// did you mean 'pqr'? ('input' needs one of: pqr, random, water_box)". Nothing when there is no such key.
+void throw_if_misspelt_among(const config_node& section, const std::vector<std::string>& expected);
+
+// registry.get(name, where), with a suggestion for an unknown name: "<where>: unknown potential strategy 'gathr':
+// did you mean 'gather'? available in this build: ..." (a registered name this build cannot run: get()'s error).
+template <class Registry>
+const typename Registry::entry& registry_entry(const Registry& reg, const std::string& name, const std::string& where) {
+  if (reg.lookup(name) == nullptr) {
+    const std::string guess = closest_match(name, reg.names());
+    if (!guess.empty())
+      throw input_error(where + ": unknown " + reg.family() + " '" + name + "': did you mean '" + guess +
+                        "'? available in this build: " + reg.names_joined());
+  }
+  return reg.get(name, where);
+}
 
 // A list of exactly `n` numbers, each finite and within +-max_abs (box corners, sizes, ranges). Absent: `fallback`,
 // or, when `fallback` is empty, "missing required key". Errors name the key's file:line:col and dotted path.
