@@ -75,7 +75,7 @@ std::string config_node::input_file(const std::string& key) const {
 }
 
 // Suffixes of compressed files: a name ending in one promises a format that only ".gz" on a map delivers.
-const char* compression_of(const std::string& path) {
+static const char* compression_of(const std::string& path) {
   static const std::pair<const char*, const char*> suffixes[] = {
       {".gz", "gzip"}, {".tgz", "gzip"}, {".bz2", "bzip2"}, {".xz", "xz"},      {".lzma", "lzma"}, {".zst", "zstd"},
       {".lz4", "lz4"}, {".zip", "zip"},  {".7z", "7z"},     {".Z", "compress"}, {".br", "brotli"}, {".lz", "lzip"}};
@@ -93,11 +93,6 @@ void config_node::reserve_output(const std::string& path, const std::string& whe
 std::string config_node::output_file(const std::string& key, const std::vector<std::string>& sidecars,
                                      bool may_gzip) const {
   const std::string path = get<std::string>(key);
-  if (const char* packed = compression_of(path); packed && !(may_gzip && gzip_name(path)))
-    throw input_error(where(key) + ": '" + key_path(key) + "': '" + path + "' names a " + packed +
-                      " file; ppl writes " +
-                      (may_gzip ? "this output plain or gzip-compressed (.gz)"
-                                : "this output uncompressed (.gz is written for the maps only: OpenDX, MRC, raw)"));
   for (const auto& p : [&] {
          std::vector<std::string> all{path};
          all.insert(all.end(), sidecars.begin(), sidecars.end());
@@ -107,6 +102,10 @@ std::string config_node::output_file(const std::string& key, const std::vector<s
     if (p.empty()) throw input_error(at + ": " + name + " is empty");
     for (unsigned char ch : p)
       if (ch < 0x20 || ch == 0x7f) throw input_error(at + ": " + name + " contains a control character");
+    if (const char* packed = compression_of(p); p == path && packed && !(may_gzip && gzip_name(p)))
+      throw input_error(at + ": " + name + ": '" + p + "' names a " + packed + " file; ppl writes " +
+                        (may_gzip ? "this output plain or gzip-compressed (.gz)"
+                                  : "this output uncompressed (.gz is written for the maps only: OpenDX, MRC, raw)"));
     for (const auto& part : fs::path(p))
       if (part.native().size() > 255)
         throw input_error(at + ": " + name + ": a file or folder name longer than 255 bytes");

@@ -13,7 +13,7 @@ namespace ppl {
 
 // `values` is x fastest (size g.size()); the writer transposes to DX's z-fastest order. `comments` become
 // "# ..." lines at the top. Written through write_file_atomically (a failure leaves no file under `path`); a
-// `path` ending in ".gz" is gzip-compressed (gridDataFormats, VMD and PyMOL read map.dx.gz).
+// `path` ending in ".gz" is gzip-compressed (gridDataFormats reads map.dx.gz).
 void write_opendx(const std::string& path, const grid_geometry& g, const float* values,
                   const std::vector<std::string>& comments = {});
 
