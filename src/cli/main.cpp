@@ -108,11 +108,15 @@ int main(int argc, char** argv) {
       std::cerr << "ppl: error: " << e.what() << "\n";
       return static_cast<int>(e.code());
     } catch (const std::exception& e) {
-      std::cerr << "ppl: error: " << e.what() << "\n";
+      // Kokkos' allocation failures and other multi-line reports: one line, as every error.
+      std::cerr << "ppl: error: " << ppl::one_line_failure(e) << "\n";
       return static_cast<int>(ppl::exit_code::failure);
     }
   } catch (const ppl::error& e) {
     std::cerr << "ppl: error: " << e.what() << "\n";
     return static_cast<int>(e.code());
+  } catch (const std::exception& e) {  // Kokkos::initialize's own refusals
+    std::cerr << "ppl: error: " << ppl::one_line_failure(e) << "\n";
+    return static_cast<int>(ppl::exit_code::failure);
   }
 }

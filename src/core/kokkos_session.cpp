@@ -4,10 +4,14 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <new>
+#include <regex>
+#include <sstream>
 
 #include "ppl/core/error.hpp"
 
@@ -37,6 +41,23 @@ const char* const integer_flags[] = {"--kokkos-threads",   "--kokkos-num-threads
                                      "--kokkos-device-id", "--kokkos-device",      "--kokkos-num-devices",
                                      "--kokkos-ndevices",  "--kokkos-skip-device"};
 
+// The value of a thread-count variable's first (outermost) level, as libgomp reads OMP_NUM_THREADS ("600,4": 600),
+// or -1 when unset or empty.
+long env_thread_count(const char* name) {
+  const char* v = std::getenv(name);
+  if (v == nullptr) return -1;
+  std::string s(v);
+  s = s.substr(0, s.find(','));
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t") + 1);
+  if (s.empty()) return -1;
+  errno = 0;
+  char* end = nullptr;
+  const long n = std::strtol(s.c_str(), &end, 10);
+  if (*end != '\0' || errno == ERANGE || n < 0) return -2;  // not a count
+  return n;
+}
+
 // libgomp reads OMP_WAIT_POLICY and GOMP_SPINCOUNT once, in a constructor that runs when the library is loaded,
 // before main(), so setting them here would change nothing. Unset, a waiting libgomp thread spins for 300,000
 // rounds (milliseconds) at every barrier and between parallel regions before it sleeps. When another process holds
@@ -63,8 +84,9 @@ void bound_openmp_spinning() {
     args.push_back(cmdline.substr(b, e - b));
     b = e == std::string::npos ? cmdline.size() : e + 1;
   }
-  // The threads Kokkos will start: the flag, else what OpenMP would use (OMP_NUM_THREADS or the CPUs we may use).
-  long threads = omp_get_max_threads();
+  // The threads Kokkos will start: the flag, else what OpenMP would use (OMP_NUM_THREADS or the CPUs we may use),
+  // at most the backend's limit (check_host_threads() has refused more, or capped the CPUs).
+  long threads = std::min<long>(omp_get_max_threads(), kokkos_max_host_threads);
   for (const auto& a : args)
     for (const char* f : {"--kokkos-threads=", "--kokkos-num-threads="})
       if (starts_with(a, f) && is_small_count(a.substr(std::strlen(f)))) threads = std::stol(a.substr(std::strlen(f)));
@@ -107,8 +129,46 @@ std::string kokkos_flag_for_this_build(const std::string& flag) {
   throw input_error(name + ": unknown Kokkos flag; known: " + known);
 }
 
+std::string check_host_threads(const std::vector<std::string>& kokkos_flags) {
+  long flag = -1;
+  std::string flag_name;
+  for (const auto& f : kokkos_flags)
+    for (const char* name : {"--kokkos-threads", "--kokkos-num-threads"}) {
+      const std::string prefix = std::string(name) + "=";
+      if (starts_with(f, prefix.c_str()) && is_small_count(f.substr(prefix.size()))) {
+        flag = std::stol(f.substr(prefix.size()));
+        flag_name = name;
+      }
+    }
+  auto refuse = [](const std::string& what, long n) {
+    throw input_error(what + ": " + std::to_string(n) + " threads is more than Kokkos' OpenMP backend holds (" +
+                      std::to_string(kokkos_max_host_threads) +
+                      ", a fixed array of per-thread data); ask for at most " +
+                      std::to_string(kokkos_max_host_threads));
+  };
+  const long kokkos_env = env_thread_count("KOKKOS_NUM_THREADS");
+  if (kokkos_env == -2)
+    throw input_error(std::string("KOKKOS_NUM_THREADS='") + std::getenv("KOKKOS_NUM_THREADS") +
+                      "': expected a whole number of threads");
+#if defined(KOKKOS_ENABLE_OPENMP)
+  if (flag > kokkos_max_host_threads) refuse(flag_name, flag);
+  if (kokkos_env > kokkos_max_host_threads) refuse("KOKKOS_NUM_THREADS", kokkos_env);
+  if (flag >= 0 || kokkos_env >= 0) return "";  // Kokkos takes the count asked for
+  if (env_thread_count("OMP_NUM_THREADS") > kokkos_max_host_threads)
+    refuse("OMP_NUM_THREADS", env_thread_count("OMP_NUM_THREADS"));
+  // Nothing asked: Kokkos takes every CPU the process may use, which on a machine of more than the limit would
+  // overrun the array as well. The limit is then the count.
+  if (omp_get_max_threads() > kokkos_max_host_threads)
+    return kokkos_flag_for_this_build("--kokkos-threads=" + std::to_string(kokkos_max_host_threads));
+#else
+  (void)refuse;
+#endif
+  return "";
+}
+
 kokkos_session::kokkos_session(int& argc, char** argv) {
-  bound_openmp_spinning();
+  // The flags first: a malformed value or a thread count Kokkos cannot hold is refused before the program starts
+  // itself again, and before Kokkos starts.
   std::vector<std::string> translated;
   int rest = 1;
   for (int i = 1; i < argc; ++i) {
@@ -121,6 +181,8 @@ kokkos_session::kokkos_session(int& argc, char** argv) {
   }
   argc = rest;
   argv[argc] = nullptr;
+  if (auto cap = check_host_threads(flags_); !cap.empty()) translated.push_back(cap);
+  bound_openmp_spinning();
   // Kokkos warns when OMP_PROC_BIND is unset; libgomp has read its environment already, so "false" is what
   // applies anyway. Users who want pinned threads set OMP_PROC_BIND=spread OMP_PLACES=threads themselves.
   setenv("OMP_PROC_BIND", "false", 0);
@@ -129,6 +191,36 @@ kokkos_session::kokkos_session(int& argc, char** argv) {
   kargv.push_back(nullptr);
   int kargc = static_cast<int>(kargv.size()) - 1;
   Kokkos::initialize(kargc, kargv.data());
+}
+
+std::string one_line_failure(const std::exception& e) {
+  const std::string what = e.what();
+  auto unit = [](const std::string& u) { return u == "B" ? std::string("bytes") : u + "iB"; };
+  std::smatch m;
+  // Kokkos 3.4 (its failure report, then "Traceback functionality not available" on lines of their own).
+  static const std::regex kokkos3(
+      "Kokkos failed to allocate memory for label \"([^\"]*)\"\\.\\s+Allocation using MemorySpace named "
+      "\"([^\"]*)\"[^:]*:\\s+Allocation of size ([0-9.e+]+) ([BKMGT])");
+  // Kokkos 4.x: one line already.
+  static const std::regex kokkos4(
+      "Kokkos ERROR: (\\S+) memory space failed to allocate ([0-9.e+]+) ([BKMGT])\\S* \\(label=\"([^\"]*)\"\\)");
+  if (std::regex_search(what, m, kokkos3))
+    return "out of memory: Kokkos could not allocate " + m[3].str() + " " + unit(m[4].str()) + " for '" + m[1].str() +
+           "' (" + m[2].str() + " memory)";
+  if (std::regex_search(what, m, kokkos4))
+    return "out of memory: Kokkos could not allocate " + m[2].str() + " " + unit(m[3].str()) + " for '" + m[4].str() +
+           "' (" + m[1].str() + " memory)";
+  if (dynamic_cast<const std::bad_alloc*>(&e) != nullptr) return "out of memory (" + what + ")";
+  // Anything else on one line: its lines joined, without Kokkos 3.4's note that it has no traceback.
+  std::istringstream lines(what);
+  std::string out;
+  for (std::string l; std::getline(lines, l);) {
+    l.erase(0, l.find_first_not_of(" \t\r"));
+    l.erase(l.find_last_not_of(" \t\r") + 1);
+    if (l.empty() || l == "Traceback functionality not available") continue;
+    out += (out.empty() ? "" : " ") + l;
+  }
+  return out.empty() ? what : out;
 }
 
 kokkos_session::~kokkos_session() {

@@ -21,10 +21,10 @@ set -u
 set -o pipefail
 
 # parse_case CASE_FILE DEST: writes the case's files into DEST and sets expect_code, expect_text, args, setup,
-# fsize, writes.
+# fsize, writes, case_env.
 parse_case() {
   local file=$1 dest=$2 line section=""
-  expect_code="" expect_text="" args="run job.yaml" setup="" fsize="" writes=""
+  expect_code="" expect_text="" args="run job.yaml" setup="" fsize="" writes="" case_env=""
   while IFS= read -r line || [ -n "$line" ]; do
     if [[ $line == "--- "* ]]; then
       section=$dest/${line#--- }
@@ -45,6 +45,7 @@ parse_case() {
         setup:*) setup=${line#setup: } ;;
         fsize:*) fsize=${line#fsize: } ;;
         writes:*) writes=${line#writes: } ;;
+        env:*) case_env=${line#env: } ;;
         '#'* | '') ;;
         *) echo "$file: unrecognised header line '$line'" >&2; return 1 ;;
       esac
@@ -72,7 +73,8 @@ invoke() {
         # A file-size limit makes writes fail with EFBIG (SIGXFSZ ignored) even for root, who ignores permissions.
         if [ -n "$fsize" ]; then trap '' XFSZ && ulimit -f "$fsize"; fi
         [ -n "$vmem_kb" ] && ulimit -v "$vmem_kb"
-        exec env OMP_NUM_THREADS=1 OMP_PROC_BIND=false timeout 120 "$ppl" "$@"
+        # shellcheck disable=SC2086  # the case's NAME=VALUE words, after (so over) the defaults
+        exec env OMP_NUM_THREADS=1 OMP_PROC_BIND=false $case_env timeout 120 "$ppl" "$@"
       ) 2>&1 1>&3 3>&-
       echo $? >"$err.rc"
     } | cat >"$err"

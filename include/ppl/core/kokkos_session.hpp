@@ -3,6 +3,7 @@
 // split from the program's own, checked (a malformed value is an input_error naming the flag, not an abort), spelt
 // for the Kokkos this build has (--kokkos-threads on 3.x, --kokkos-num-threads on 4.x: both are accepted), and
 // Kokkos is finalized when the session ends.
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,21 @@ class kokkos_session {
 
 // Checks and translates one --kokkos-* flag for this build's Kokkos; exposed for tests.
 std::string kokkos_flag_for_this_build(const std::string& flag);
+
+// Kokkos' OpenMP backend keeps its threads' data in a fixed array of this many entries (OpenMPExec::MAX_THREAD_COUNT
+// in Kokkos 3.4, OpenMPTraits::MAX_THREAD_COUNT in 4.6) and does not check the count it starts against it: more
+// threads write past the array and corrupt the heap.
+constexpr int kokkos_max_host_threads = 512;
+
+// The host thread count Kokkos would start from `kokkos_flags` (--kokkos-threads / --kokkos-num-threads), else
+// KOKKOS_NUM_THREADS, else OMP_NUM_THREADS, checked against kokkos_max_host_threads before Kokkos starts: more is an
+// input_error naming the flag or variable (as is a KOKKOS_NUM_THREADS that is not a number). With nothing asked on
+// a machine of more CPUs than the limit, returns the flag that caps Kokkos at it (else "").
+std::string check_host_threads(const std::vector<std::string>& kokkos_flags);
+
+// One line for an exception that ends a run (exit 1): a Kokkos allocation failure (3.4 reports it on four lines,
+// 4.x on one, in other words) as "out of memory: Kokkos could not allocate 15.26 GiB for 'ppl::gmres::V' (Host
+// memory)"; std::bad_alloc as "out of memory (...)"; any other message with its lines joined.
+std::string one_line_failure(const std::exception& e);
 
 }  // namespace ppl
