@@ -14,11 +14,14 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/core/memory_limits.hpp"
+#include "ppl/core/system_info.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/parameter_config.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 #include "ppl/sparse/preconditioner.hpp"
+#include "ppl/sparse/solve_memory.hpp"
 
 namespace ppl {
 namespace {
@@ -196,6 +199,59 @@ void check_matrix_file(const solve_config& s) {
   run(preconditioners().get(s.options.preconditioner, "solver.preconditioner").check);
 }
 
+// The memory the run will allocate (solve_memory.hpp) against what this machine has: the device's on a GPU build,
+// the host's (physical memory, ulimit, cgroup) for what lives there. More is bad input naming the key that sizes the
+// largest part (GMRES' basis: solver.restart), before anything is allocated.
+void check_solve_memory(const config_node& root, const solve_config& s) {
+  solve_memory_problem p;
+  p.rows = s.rows;
+  p.nnz = s.matrix_host ? std::int64_t(s.matrix_host->values.size()) : convection_diffusion_nnz(s.gen);
+  p.method = s.method;
+  const auto restart = s.method_params.find("restart");
+  if (restart != s.method_params.end()) p.gmres_restart = std::get<int>(restart->second);
+  p.preconditioner = s.options.preconditioner;
+  p.job_vectors = 2 + (s.rhs == solve_config::rhs_kind::manufactured ? 2 : 0) + (s.x0_file.empty() ? 0 : 1);
+  p.host_matrix_copy = s.matrix_host != nullptr;
+  p.host_vectors = int(!s.rhs_host.empty()) + int(!s.x0_host.empty());
+  const auto need = estimate_solve_memory(p);
+
+  const bool gpu = default_space_is_gpu();
+  std::vector<solve_memory_item> host_items = need.host;
+  if (!gpu) host_items.insert(host_items.end(), need.device.begin(), need.device.end());
+  auto check = [&](const std::vector<solve_memory_item>& items, const memory_limit& limit, const char* memory) {
+    double total = 0;
+    const solve_memory_item* largest = nullptr;
+    for (const auto& i : items) {
+      total += i.bytes;
+      if (largest == nullptr || i.bytes > largest->bytes) largest = &i;
+    }
+    if (limit.bytes <= 0 || total <= limit.bytes || largest == nullptr) return;
+    // The key that sizes the largest part, where the job file sets it (or the map it would be in).
+    const auto solver = root.find("solver");
+    const auto m = root.child("matrix");
+    std::string where = root.where(), key = "'" + largest->key + "'";
+    if (largest->key == "solver.restart") {
+      const bool given = solver && solver->is_map() && solver->has("restart");
+      where = given ? solver->where("restart") : solver ? solver->where() : root.where();
+      key = fmt::format("'solver.restart' = {}{}", p.gmres_restart, given ? "" : " (the default)");
+    } else if (largest->key == "matrix") {
+      const bool generated = s.matrix_file.empty();
+      where = generated && m.has("n") ? m.where("n") : m.where();
+      key = generated ? fmt::format("'matrix.n' = {}", s.gen.n) : "'matrix.file' (" + s.matrix_file + ")";
+    } else if (solver && solver->is_map()) {
+      const std::string name = largest->key.substr(largest->key.find('.') + 1);
+      where = solver->has(name) ? solver->where(name) : solver->where();
+    }
+    throw input_error(
+        fmt::format("{}: {}: the solve needs {} of {} ({} rows; the largest part, {}: {}), more than "
+                    "the {} of the {}",
+                    where, key, memory_size_text(total), memory, s.rows, largest->what,
+                    memory_size_text(largest->bytes), memory_size_text(limit.bytes), limit.what));
+  };
+  if (gpu) check(need.device, default_space_memory_limit(), "device memory");
+  check(host_items, host_memory_limit(), "host memory");
+}
+
 }  // namespace
 
 parameter_values with_defaults(const parameter_space& space, const parameter_values& given) {
@@ -236,6 +292,7 @@ solve_config read_solve_config(const config_node& root) {
   read_rhs(root, s);
   read_solver(root, s);
   read_spmv(root, s);
+  check_solve_memory(root, s);
   check_matrix_file(s);
   if (auto out = optional_map(root, "output")) {
     s.solution_path = optional_output_file(*out, "solution");

@@ -7,8 +7,10 @@
 #include <KokkosBlas1_axpby.hpp>
 #include <KokkosBlas1_dot.hpp>
 #include <KokkosBlas1_nrminf.hpp>
+#include <KokkosBlas1_scal.hpp>
 #include <KokkosSparse_spmv.hpp>
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <ostream>
@@ -82,10 +84,37 @@ solve_system load_solve_system(solve_config& cfg) {
       s.b = to_device(cfg.rhs_host, "ppl::solve::b");  // its length was checked with the job file
       break;
   }
+  // Powers of two that keep the solve's norms in range (system_scaling.hpp); before prepare(), which may keep
+  // what it derives from A's values.
+  double x0_max = 0;
+  for (double v : cfg.x0_host) x0_max = std::max(x0_max, std::fabs(v));
+  s.scaling =
+      choose_system_scaling(n ? KokkosBlas::nrminf(s.A.values) : 0.0, n ? KokkosBlas::nrminf(s.b) : 0.0, x0_max);
+  if (s.scaling.matrix_exponent != 0) KokkosBlas::scal(s.A.values, s.scaling.matrix(), s.A.values);
+  if (!s.scaling.identity()) {
+    vector_view b = make_large_view<vector_view>("ppl::solve::b", n);
+    Kokkos::deep_copy(b, s.b);  // a generator's b may be shared with its other views
+    KokkosBlas::scal(b, s.scaling.residual(), b);
+    s.b = b;
+  }
   cfg.spmv->prepare(s.A);
   Kokkos::fence();
   s.seconds = t.seconds();
   return s;
+}
+
+host_csr solve_system::matrix() const {
+  host_csr h = to_host(A);
+  if (scaling.matrix_exponent != 0)
+    for (double& v : h.values) v = std::ldexp(v, -scaling.matrix_exponent);
+  return h;
+}
+
+std::vector<double> solve_system::rhs() const {
+  std::vector<double> h = to_host(b);
+  if (!scaling.identity())
+    for (double& v : h) v = std::ldexp(v, -(scaling.matrix_exponent + scaling.solution_exponent));
+  return h;
 }
 
 solve_run run_solve(const solve_config& cfg, const solve_system& sys, const solver_options& options) {
@@ -93,8 +122,24 @@ solve_run run_solve(const solve_config& cfg, const solve_system& sys, const solv
   solve_run out;
   out.x = make_large_view<vector_view>("ppl::solve::x", n);
   if (!cfg.x0_file.empty()) Kokkos::deep_copy(out.x, to_device(cfg.x0_host, "ppl::solve::x0"));
-  auto solver = make_solver(cfg.method, options, cfg.method_params);
+  const system_scaling& sc = sys.scaling;
+  auto scaled = options;
+  if (!sc.identity()) {
+    if (sc.solution_exponent != 0 && !cfg.x0_file.empty()) KokkosBlas::scal(out.x, sc.solution(), out.x);
+    scaled.atol = options.atol * sc.residual();
+  }
+  auto solver = make_solver(cfg.method, scaled, cfg.method_params);
   out.result = solver->solve(execution(), sys.A, *cfg.spmv, sys.b, out.x);
+  if (!sc.identity()) {  // back to the units of the input: x = x' / s_x, r = r' / (s_A s_x)
+    if (sc.solution_exponent != 0) KokkosBlas::scal(out.x, 1.0 / sc.solution(), out.x);
+    auto& r = out.result;
+    const int e = -(sc.matrix_exponent + sc.solution_exponent);
+    r.b_norm = std::ldexp(r.b_norm, e);
+    r.residual_norm = std::ldexp(r.residual_norm, e);
+    r.true_residual_norm = std::ldexp(r.true_residual_norm, e);
+    if (!(r.b_norm > 0)) r.true_residual = r.true_residual_norm;
+    for (double& h : r.history) h = std::ldexp(h, e);
+  }
   if (sys.x_exact.data()) {
     vector_view e("ppl::solve::error", n);
     Kokkos::deep_copy(e, out.x);
@@ -224,8 +269,10 @@ void solve_job::write_outputs(const solve_system& sys, const solver_result& r, v
   if (cfg_.summary_path)
     write_file_atomically(*cfg_.summary_path, [&](std::ostream& o) { o << summary.dump(2) << "\n"; });
   // The system as solved, so that another tool (scipy.io.mmread, PETSc, MATLAB) can check the solution.
-  if (cfg_.matrix_out_path) write_matrix_market(*cfg_.matrix_out_path, sys.A, "ppl solve: A of " + sys.description);
-  if (cfg_.rhs_out_path) write_matrix_market_vector(*cfg_.rhs_out_path, sys.b, "ppl solve: b of " + sys.description);
+  if (cfg_.matrix_out_path)
+    write_matrix_market(*cfg_.matrix_out_path, sys.matrix(), "ppl solve: A of " + sys.description);
+  if (cfg_.rhs_out_path)
+    write_matrix_market_vector(*cfg_.rhs_out_path, sys.rhs(), "ppl solve: b of " + sys.description);
 }
 
 }  // namespace

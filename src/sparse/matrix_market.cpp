@@ -130,6 +130,25 @@ matrix_market_header read_header(mm_lines& f, matrix_market_object what) {
   return h;
 }
 
+// The line of the file that holds stored entry `entry` (0-based, in the order read; a symmetric file's mirror
+// image of an off-diagonal entry is the entry after it), found by reading the file again: only for an error
+// message, so the reader keeps no line number per entry.
+std::int64_t line_of_entry(const std::string& path, std::size_t entry) {
+  mm_lines f(path);
+  const matrix_market_header h = read_header(f, matrix_market_object::sparse_matrix);
+  const bool sym = h.symmetry != "general";
+  std::string line;
+  std::size_t stored = 0;
+  while (f.data(line)) {
+    const auto t = tokens(line);
+    const bool mirrored =
+        sym && t.size() >= 2 && std::strtoll(t[0].c_str(), nullptr, 10) != std::strtoll(t[1].c_str(), nullptr, 10);
+    stored += mirrored ? 2 : 1;
+    if (stored > entry) return f.line_number();
+  }
+  return f.line_number();
+}
+
 void fill_header(std::ostream& os, const char* kind, const std::string& comment) {
   os << "%%MatrixMarket matrix " << kind << " real general\n";
   std::istringstream is(comment);
@@ -211,6 +230,12 @@ host_csr read_matrix_market_host(const std::string& path) {
       const std::size_t e = order[k];
       if (static_cast<std::int64_t>(A.entries.size()) > A.row_map.back() && A.entries.back() == ci[e]) {
         A.values.back() += vi[e];
+        // Each value is finite, but a sum of duplicates may not be: Inf in A would end the solve as diverged_nan.
+        if (!std::isfinite(A.values.back()))
+          f.fail_at(line_of_entry(path, e), "duplicate entries of (" + std::to_string(r + 1) + ", " +
+                                                std::to_string(ci[e] + 1) +
+                                                ") sum to a value beyond the range of a double (duplicates are "
+                                                "added); this entry makes the sum overflow");
       } else {
         A.entries.push_back(ci[e]);
         A.values.push_back(vi[e]);

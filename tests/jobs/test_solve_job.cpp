@@ -2,15 +2,17 @@
 // outputs are read back and checked against an independent host computation.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "sparse/krylov/krylov_test_support.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/sparse/generators.hpp"
+#include "sparse/krylov/krylov_test_support.hpp"
 #include "support/ppl_test.hpp"
 
 namespace ppl::test {
@@ -308,6 +310,116 @@ TEST_F(solve_job, zero_diagonal_with_jacobi_is_an_input_error_and_writes_nothing
     EXPECT_NE(std::string(e.what()).find("row 2 (1-based) has no diagonal entry"), std::string::npos) << e.what();
   }
   EXPECT_FALSE(fs::exists(out("s.json")));
+}
+
+// The memory a solve will allocate is checked when the job is read: GMRES(10000) on 27 million rows needs 2 TiB
+// for its basis, more than any machine the tests run on, so validation refuses it naming solver.restart, with the
+// size it needs and the limit, before anything is allocated.
+TEST_F(solve_job, a_solve_larger_than_memory_is_refused_when_the_job_is_read) {
+  const auto job = write("job.yaml",
+                         "job: solve\n"
+                         "matrix: {generator: convection_diffusion, n: 300}\n"
+                         "solver: {method: gmres, restart: 10000}\n"
+                         "output: {summary: " +
+                             out("s.json") + "}\n");
+  const std::string msg = ppl_test::error_of<input_error>([&] { load_job(job, {}); });
+  EXPECT_NE(msg.find("job.yaml:3:25: 'solver.restart' = 10000: the solve needs 1.95"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("TiB of "), std::string::npos) << msg;
+  EXPECT_NE(msg.find("GMRES Krylov basis (10001 x 26730899 doubles)"), std::string::npos) << msg;
+  EXPECT_NE(msg.find("more than the "), std::string::npos) << msg;
+  EXPECT_FALSE(fs::exists(out("s.json")));
+}
+
+namespace {
+
+// A nonsymmetric tridiagonal system of n rows, every value times 2^e, as a Matrix Market file's text.
+std::string tridiagonal(int n, int e) {
+  std::string t = "%%MatrixMarket matrix coordinate real general\n" + std::to_string(n) + " " + std::to_string(n) +
+                  " " + std::to_string(3 * n - 2) + "\n";
+  char buf[96];
+  for (int i = 1; i <= n; ++i)
+    for (const auto& [j, v] : {std::pair{i - 1, -1.3}, std::pair{i, 4.0 + 0.01 * i}, std::pair{i + 1, -0.7}})
+      if (j >= 1 && j <= n) {
+        std::snprintf(buf, sizeof buf, "%d %d %.17g\n", i, j, std::ldexp(v, e));
+        t += buf;
+      }
+  return t;
+}
+
+}  // namespace
+
+// Entries like 1e300 (or 1e-300) in a well-conditioned system: the norms of the unscaled iteration would overflow
+// (||b||^2 ~ 1e600: diverged_nan). The solve scales by powers of two, which changes only exponents, so it takes
+// exactly the iterations of the same system at scale 1: the same relative residuals, bit for bit, and a solution
+// that is the scale-1 solution times 2^-e exactly. The outputs are in the input's units (output.matrix gives the
+// file's values back).
+TEST_F(solve_job, huge_and_tiny_entries_solve_as_the_same_system_at_scale_one) {
+  auto solve = [&](int e, const std::string& method, nlohmann::json& s, std::vector<double>& x,
+                   std::vector<double>& history) {
+    write("A.mtx", tridiagonal(40, e));
+    const auto job =
+        write("job.yaml", "job: solve\nmatrix: {file: A.mtx}\nsolver: {method: " + method +
+                              ", rtol: 1.0e-12}\noutput: {solution: " + out("x.mtx") + ", history: " + out("h.csv") +
+                              ", summary: " + out("s.json") + ", matrix: " + out("A_out.mtx") + "}\n");
+    std::string log;
+    EXPECT_EQ(run(job, log), 0) << log;
+    std::ifstream(out("s.json")) >> s;
+    x = read_matrix_market_vector_host(out("x.mtx"));
+    history.clear();
+    std::ifstream h(out("h.csv"));
+    std::string line;
+    std::getline(h, line);
+    while (std::getline(h, line)) history.push_back(std::stod(line.substr(line.rfind(',') + 1)));
+    // output.matrix is the file's matrix, not the scaled one.
+    const host_csr in = read_matrix_market_host(out("A.mtx")), back = read_matrix_market_host(out("A_out.mtx"));
+    EXPECT_EQ(in.values, back.values) << "scale 2^" << e;
+  };
+  for (const std::string method : {"bicgstab", "gmres", "bicg"}) {
+    nlohmann::json s1;
+    std::vector<double> x1, h1;
+    solve(0, method, s1, x1, h1);
+    ASSERT_EQ(s1["outcome"], "converged_rtol") << method;
+    for (int e : {997, -997, 150}) {  // about 1e300, 1e-300, 1e45
+      nlohmann::json s;
+      std::vector<double> x, h;
+      solve(e, method, s, x, h);
+      SCOPED_TRACE(method + " at 2^" + std::to_string(e));
+      EXPECT_EQ(s["outcome"], "converged_rtol");
+      EXPECT_EQ(s["iterations"], s1["iterations"]);
+      EXPECT_EQ(s["true_residual"], s1["true_residual"]);
+      ASSERT_EQ(x.size(), x1.size());
+      for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(x[i], std::ldexp(x1[i], -e)) << "x_" << i;
+      EXPECT_EQ(h, h1);  // the relative residuals: b = ones has ||b|| = sqrt(40) at every scale
+      EXPECT_EQ(s["b_norm"], s1["b_norm"]);
+      EXPECT_EQ(s["true_residual_norm"], s1["true_residual_norm"]);
+    }
+  }
+}
+
+// A right-hand side and an initial guess of 1e300 with a matrix of ordinary size: the solution is of the same size.
+TEST_F(solve_job, a_huge_rhs_and_initial_guess_keep_their_units) {
+  write("A.mtx", tridiagonal(12, 0));
+  std::string b = "%%MatrixMarket matrix array real general\n12 1\n", x0 = b;
+  for (int i = 0; i < 12; ++i) b += "1e300\n", x0 += "3e299\n";
+  write("b.mtx", b);
+  write("x0.mtx", x0);
+  const auto job = write("job.yaml",
+                         "job: solve\nmatrix: {file: A.mtx}\nrhs: {file: b.mtx}\n"
+                         "solver: {rtol: 1.0e-12, initial_guess: {file: x0.mtx}}\n"
+                         "output: {solution: " +
+                             out("x.mtx") + ", summary: " + out("s.json") + "}\n");
+  std::string log;
+  ASSERT_EQ(run(job, log), 0) << log;
+  nlohmann::json s;
+  std::ifstream(out("s.json")) >> s;
+  EXPECT_EQ(s["outcome"], "converged_rtol");
+  EXPECT_NEAR(s["b_norm"].get<double>() / (1e300 * std::sqrt(12.0)), 1.0, 1e-14);
+  const auto x = read_matrix_market_vector_host(out("x.mtx"));
+  const host_csr A = read_matrix_market_host(out("A.mtx"));
+  // b - A x, relative, on the host with the values divided by 1e300 first (the products would overflow no sum).
+  std::vector<double> xs(x.size()), bs(x.size(), 1.0);
+  for (std::size_t i = 0; i < x.size(); ++i) xs[i] = x[i] / 1e300;
+  EXPECT_LE(host_relative_residual(A, bs, xs), 1e-11);
 }
 
 }  // namespace

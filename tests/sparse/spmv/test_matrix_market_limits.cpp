@@ -134,5 +134,36 @@ TEST(matrix_market_limits, value_edge_cases) {
               HasSubstr("g.mtx:6: more entries than the 1 the size line declares: 'trailing garbage'"));
 }
 
+// Duplicates are summed; each value is finite, but their sum may overflow: an input error at the line of the entry
+// whose addition overflowed (comments and the mirror image of a symmetric file's entries counted right), not an Inf
+// in A that the solve would report as diverged_nan.
+TEST(matrix_market_limits, duplicates_summing_beyond_a_double_name_the_entry_that_overflowed) {
+  ppl_test::temp_dir d;
+  auto err = [&](const char* name, const std::string& text) {
+    const auto p = d.write(name, text);
+    return ppl_test::error_of<input_error>([&] { read_matrix_market_host(p); });
+  };
+  using ::testing::HasSubstr;
+  EXPECT_THAT(err("g.mtx",
+                  "%%MatrixMarket matrix coordinate real general\n2 2 4\n1 1 1e308\n2 2 1\n% note\n"
+                  "2 1 1\n1 1 1e308\n"),
+              HasSubstr("g.mtx:7: duplicate entries of (1, 1) sum to a value beyond the range of a double"));
+  EXPECT_THAT(err("n.mtx",
+                  "%%MatrixMarket matrix coordinate real general\n1 1 3\n1 1 -1e308\n1 1 -1e308\n"
+                  "1 1 1e308\n"),
+              HasSubstr("n.mtx:4: duplicate entries of (1, 1)"));
+  // The entry at line 5 is stored twice ((2, 1) and its mirror (1, 2)); its duplicate at line 7 overflows (1, 2)
+  // first in row order.
+  EXPECT_THAT(err("s.mtx",
+                  "%%MatrixMarket matrix coordinate real symmetric\n2 2 4\n1 1 1\n2 2 1\n2 1 1.5e308\n"
+                  "% c\n2 1 1.5e308\n"),
+              HasSubstr("s.mtx:7: duplicate entries of (1, 2)"));
+  // Duplicates that cancel or stay in range are summed as before.
+  const host_csr A = read_matrix_market_host(
+      d.write("ok.mtx", "%%MatrixMarket matrix coordinate real general\n1 1 3\n1 1 1e308\n1 1 -1e308\n1 1 5\n"));
+  ASSERT_EQ(A.values.size(), 1u);
+  EXPECT_EQ(A.values[0], 5.0);
+}
+
 }  // namespace
 }  // namespace ppl
