@@ -29,10 +29,12 @@ struct verification_options {
 // The error is relative to max(||v_ref||, cancellation_floor x ||sum_a |term_a| ||) (L2 norms over the points
 // checked). A float32 strategy's error at a point is k eps x sum_a |term_a| (eps = 2^-23, k = 4 for the terms in
 // tests/potential/strategies/tolerance.hpp) plus its accumulation's eps/2 per partial sum, however much the terms
-// cancel; at the default tolerance 1e-5 this floor admits 1.25e-6 of the magnitude's norm (10.5 eps), so a map
-// whose float64 sum cancels to ~0 (mirror charges: 3e-16) verifies, and a map with ordinary cancellation (||v_ref||
-// above 1/8 of the magnitude's norm) is measured against ||v_ref|| as before.
-constexpr double cancellation_floor = 1.0 / 8.0;
+// cancel. Measured: 0.1 eps of the magnitude's norm for 1,200 mirrored charges whose float64 sum is 6e-14 (every
+// host strategy), 0.22 eps on ubiquitin. At the default tolerance 1e-5 this floor admits 7.8e-8 of the magnitude's
+// norm (0.65 eps, 3 to 6 times those), so a map that cancels to ~0 verifies, while a map with ordinary cancellation
+// (||v_ref|| above 1/128 of the magnitude's norm; ubiquitin's is 1/137, so its check is 1.07 times looser) is
+// measured against ||v_ref|| as before.
+constexpr double cancellation_floor = 1.0 / 128.0;
 
 struct verification_result {
   std::string mode = "none";    // what was done: full | sample | none
