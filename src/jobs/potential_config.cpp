@@ -367,6 +367,10 @@ std::vector<std::pair<int, int>> map_slabs(const potential_map_config& m) {
   constexpr double min_points = double(1 << 20);
   constexpr int max_slabs = 16;
   if (m.warmup != 0 || m.repeats != 1 || g.periodic || double(g.size()) <= 2 * min_points) return {{0, g.dims[2]}};
+  // On a GPU a map of this size takes milliseconds: one launch, no progress to show, no set-up repeated per slab.
+  // The float64 host references stay slow there too.
+  const bool host_reference = m.strategy_name == "reference" || m.strategy_name == "cutoff_reference";
+  if (default_space_is_gpu() && !host_reference) return {{0, g.dims[2]}};
   const int per = std::max({1, int(std::ceil(min_points / plane)), (g.dims[2] + max_slabs - 1) / max_slabs});
   std::vector<std::pair<int, int>> slabs;
   for (int k = 0; k < g.dims[2]; k += per) slabs.emplace_back(k, std::min(g.dims[2], k + per));
