@@ -368,17 +368,21 @@ int sweep_job::run(job_context& ctx) {
         config.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n" + cfg_.name + "\n" +
         fmt::format("{} {}", cfg_.warmup.value_or(-1), cfg_.repeats.value_or(-1)) + "\n" + identity["ppl"].dump() +
         "\n" + identity["build"].dump() + "\n" + identity["backend"].dump() + "\n" + identity["device"].dump());
-    if (results.has(key) && !ctx.overwrite) {
-      ++kept;
+    // A point that runs the same job as an earlier one (two vary blocks that meet) has one record, not two.
+    if (done.count(key)) {
+      ++repeated;
       if (bar) bar->skip();
       continue;
     }
+    if (results.has(key) && !ctx.overwrite) {
+      ++kept;
+      done.insert(key);
+      if (bar) bar->skip();
+      continue;
+    }
+    done.insert(key);
     // The record (docs/summary.schema.json, job "sweep"): the common header (timestamped after the measurement),
     // its key, where it sits in the sweep, and what was measured.
-  // One sweep per results file from here to the end; the records are read again under the lock (another sweep may
-  // have added some since the job was read) and the CSV view made to agree with them.
-  const sweep_lock lock(cfg_.lock, cfg_.results_where + ": 'output.results'");
-  cfg_.records = read_sweep_records(cfg_.results);
     const json m = cfg_.base_kind == "potential" ? measure_potential(c) : measure_solve(c);
     json r = json::parse(summary_header_json(system_, "sweep", cfg_.file));
     r["outputs"] = json::array();  // a record writes no file of its own

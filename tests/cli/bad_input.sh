@@ -24,8 +24,8 @@ expect() {  # expect <exit code> <pattern> -- command...
 
 expect 2 "missing.yaml: cannot open the job file" -- "$ppl" run missing.yaml
 expect 2 "bad_yaml.yaml:3:4: invalid YAML" -- "$ppl" run "$dir/bad_yaml.yaml"
-expect 2 "unknown job kind 'potentail'; available in this build:" -- "$ppl" run "$dir/unknown_kind.yaml"
-expect 2 "unknown_key.yaml:3:1: unknown key 'outptu'; valid keys: job, output" -- "$ppl" run "$dir/unknown_key.yaml"
+expect 2 "unknown job kind 'potentail': did you mean 'potential'? available in this build:" -- "$ppl" run "$dir/unknown_kind.yaml"
+expect 2 "unknown_key.yaml:3:1: unknown key 'outptu': did you mean 'output'? valid keys: job, output" -- "$ppl" run "$dir/unknown_key.yaml"
 expect 2 "wrong_type.yaml:2:9: 'output' must be a string, got a list" -- "$ppl" validate "$dir/wrong_type.yaml"
 expect 2 "--set outptu: unknown key 'outptu'" -- "$ppl" run "$dir/info.yaml" --set outptu=x
 expect 2 "job is required" -- "$ppl" run

@@ -36,8 +36,8 @@ def help_of(sub):
     return helps[sub]
 
 
-# 1 and 2: commands.
-command = re.compile(r"(?:^|[\s`(])(?:build/[\w-]+/)?ppl((?: --[\w-]+(?:=\S+)?)*(?: (?:run|validate|info|strategies|map)\b[^`\n|#]*)?)")
+# 1 and 2: commands (up to a shell redirection, pipe or comment).
+command = re.compile(r"(?:^|[\s`(])(?:build/[\w-]+/)?ppl((?: --[\w-]+(?:=\S+)?)*(?: (?:run|validate|info|strategies|map)\b[^`\n|#<>;&]*)?)")
 seen = set()
 checked = 0
 

@@ -116,15 +116,15 @@ TEST(potential_job, defaults_by_intent_one_map_in_kT_per_e_with_10_A_of_padding)
                                t.file("s.json") + "}\n");
   ASSERT_EQ(run_job(job), 0);
   const auto s = read_json(t.file("s.json"));
-  EXPECT_EQ(s["timing"]["warmup"], 0);
-  EXPECT_EQ(s["timing"]["repeats"], 1);
-  EXPECT_EQ(s["physics"]["units"], "kT_per_e");
-  EXPECT_EQ(s["physics"]["temperature"], 298.15);
-  EXPECT_EQ(s["physics"]["unit_factor"], 560.47254);
-  EXPECT_EQ(s["lattice"]["origin"], (std::vector<double>{-9.0, -8.0, -7.0}));
-  EXPECT_EQ(s["lattice"]["dims"], (std::vector<int>{21, 21, 21}));
+  EXPECT_EQ(s["map"]["timing"]["warmup"], 0);
+  EXPECT_EQ(s["map"]["timing"]["repeats"], 1);
+  EXPECT_EQ(s["map"]["physics"]["units"], "kT_per_e");
+  EXPECT_EQ(s["map"]["physics"]["temperature"], 298.15);
+  EXPECT_EQ(s["map"]["physics"]["unit_factor"], 560.47254);
+  EXPECT_EQ(s["map"]["lattice"]["origin"], (std::vector<double>{-9.0, -8.0, -7.0}));
+  EXPECT_EQ(s["map"]["lattice"]["dims"], (std::vector<int>{21, 21, 21}));
   // The point 1 A from the ion along x: 1 e / 1 A in kT/e.
-  EXPECT_NEAR(s["potential"]["max"].get<double>(), 560.47254, 560.47254 * 1e-6);
+  EXPECT_NEAR(s["map"]["values"]["max"].get<double>(), 560.47254, 560.47254 * 1e-6);
 }
 
 TEST(potential_job, temperature_scales_kT_per_e_and_kJ_is_4_184_kcal) {
@@ -136,7 +136,7 @@ TEST(potential_job, temperature_scales_kT_per_e_and_kJ_is_4_184_kcal) {
                              "physics: " +
                                  physics + "\nstrategy: reference\noutput: {summary: " + t.file("s.json") + "}\n");
     EXPECT_EQ(run_job(job), 0) << physics;
-    return read_json(t.file("s.json"))["potential"]["max"].get<double>();
+    return read_json(t.file("s.json"))["map"]["values"]["max"].get<double>();
   };
   // 1 A from a unit charge: the unit factor itself (float32 storage).
   const double at_310 = max_of("{units: kT_per_e, temperature: 310}");
@@ -159,9 +159,9 @@ TEST(potential_job, auto_picks_only_a_strategy_whose_check_takes_the_job) {
   std::string out;
   ASSERT_EQ(run_job(job, &out), 0) << out;
   const auto s = read_json(t.file("s.json"));
-  const std::string chosen = s["strategy_chosen"];
+  const std::string chosen = s["map"]["strategy"]["chosen"];
   EXPECT_NE(chosen, "cutoff_binned");
-  EXPECT_NE(s["strategy_reason"].get<std::string>().find("refuses this job"), std::string::npos) << s.dump(2);
+  EXPECT_NE(s["map"]["strategy"]["reason"].get<std::string>().find("refuses this job"), std::string::npos) << s.dump(2);
   // The named first choice still refuses, naming the strategy key.
   const auto named = t.write("named.yaml",
                              "job: potential\ninput: {pqr: two.pqr}\nlattice: {spacing: 1.0, padding: 2}\n"
@@ -204,7 +204,7 @@ TEST(potential_job, a_map_that_cancels_to_zero_verifies_with_every_host_strategy
                                  t.file("s.json") + "}\n");
     std::string out;
     EXPECT_EQ(run_job(job, &out), 0) << strategy << "\n" << out;
-    const auto v = read_json(t.file("s.json"))["verification"];
+    const auto v = read_json(t.file("s.json"))["map"]["verification"];
     EXPECT_LT(v["reference_norm_e_per_A"].get<double>(), 1e-10) << strategy;
     EXPECT_GT(v["magnitude_norm_e_per_A"].get<double>(), 100.0) << strategy;
   }
@@ -223,7 +223,7 @@ TEST(potential_job, a_truncated_cutoff_map_of_ubiquitin_verifies) {
                                            t.file("s.json") + "}\n");
   std::string out;
   EXPECT_EQ(run_job(job, &out), 0) << out;
-  EXPECT_TRUE(read_json(t.file("s.json"))["verification"]["passed"].get<bool>());
+  EXPECT_TRUE(read_json(t.file("s.json"))["map"]["verification"]["passed"].get<bool>());
 }
 
 TEST(potential_job, mrc_output_and_the_time_of_each_output) {

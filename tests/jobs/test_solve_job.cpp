@@ -373,7 +373,9 @@ TEST_F(solve_job, huge_and_tiny_entries_solve_as_the_same_system_at_scale_one) {
                               ", summary: " + out("s.json") + ", matrix: " + out("A_out.mtx") + "}\n");
     std::string log;
     EXPECT_EQ(run(job, log), 0) << log;
-    std::ifstream(out("s.json")) >> s;
+    nlohmann::json whole;
+    std::ifstream(out("s.json")) >> whole;
+    s = whole["solve"];
     x = read_matrix_market_vector_host(out("x.mtx"));
     history.clear();
     std::ifstream h(out("h.csv"));
@@ -396,7 +398,7 @@ TEST_F(solve_job, huge_and_tiny_entries_solve_as_the_same_system_at_scale_one) {
       SCOPED_TRACE(method + " at 2^" + std::to_string(e));
       EXPECT_EQ(s["outcome"], "converged_rtol");
       EXPECT_EQ(s["iterations"], s1["iterations"]);
-      EXPECT_EQ(s["true_residual"], s1["true_residual"]);
+      EXPECT_EQ(s["true_residual_relative"], s1["true_residual_relative"]);
       ASSERT_EQ(x.size(), x1.size());
       for (std::size_t i = 0; i < x.size(); ++i) EXPECT_EQ(x[i], std::ldexp(x1[i], -e)) << "x_" << i;
       EXPECT_EQ(h, h1);  // the relative residuals: b = ones has ||b|| = sqrt(40) at every scale
@@ -420,8 +422,9 @@ TEST_F(solve_job, a_huge_rhs_and_initial_guess_keep_their_units) {
                              out("x.mtx") + ", summary: " + out("s.json") + "}\n");
   std::string log;
   ASSERT_EQ(run(job, log), 0) << log;
-  nlohmann::json s;
-  std::ifstream(out("s.json")) >> s;
+  nlohmann::json whole;
+  std::ifstream(out("s.json")) >> whole;
+  const auto& s = whole["solve"];
   EXPECT_EQ(s["outcome"], "converged_rtol");
   EXPECT_NEAR(s["b_norm"].get<double>() / (1e300 * std::sqrt(12.0)), 1.0, 1e-14);
   const auto x = read_matrix_market_vector_host(out("x.mtx"));
