@@ -179,10 +179,21 @@ void read_physics(const config_node& root, potential_map_config& j, const potent
   const auto in = optional_map(*p, "interaction");
   if (!in) return;
   j.pair.kind = parse_interaction_kind(in->get_choice("kind", "coulomb", interaction_kind_names()));
+  const auto& msm_space = msm_parameters::fields().space();
+  if (!j.pair.is_msm())
+    for (const auto& spec : msm_space)
+      if (in->has(spec.name))
+        throw input_error(in->where(spec.name) + ": '" + in->key_path(spec.name) + "' applies only to kind: msm");
   if (!j.pair.is_cutoff()) {
     for (const char* key : {"radius", "function"})
       if (in->has(key))
-        throw input_error(in->where(key) + ": '" + in->key_path(key) + "' applies only to kind: cutoff");
+        throw input_error(in->where(key) + ": '" + in->key_path(key) + "' applies only to kind: cutoff" +
+                          (j.pair.is_msm() && std::string(key) == "radius" ? " (msm's splitting distance is 'cutoff')"
+                                                                           : ""));
+    if (j.pair.is_msm()) {
+      const msm_parameters m = msm_parameters::fields().from(read_parameter_values(msm_space, &*in));
+      j.pair = msm_interaction(m);
+    }
     return;
   }
   if (!in->has("radius")) throw input_error(in->where() + ": missing required key '" + in->key_path("radius") + "'");
@@ -199,7 +210,7 @@ void check_periodic(const config_node& root, const potential_map_config& j) {
   if (!j.pair.is_cutoff())
     throw input_error(l.where("periodic") +
                       ": 'lattice.periodic' needs a cutoff interaction (physics.interaction.kind: cutoff); a periodic "
-                      "Coulomb sum needs Ewald summation, which ppl does not do");
+                      "Coulomb sum needs Ewald summation or periodic multilevel grids, which ppl does not do");
   const auto box = j.grid.box();
   const double shortest = std::min({box[0], box[1], box[2]});
   if (j.pair.radius > 0.5 * shortest)
@@ -254,7 +265,8 @@ void read_strategy(const config_node& root, potential_map_config& j) {
   const std::vector<std::string> fallbacks =
       j.pair.is_cutoff()
           ? std::vector<std::string>{"cutoff_binned", "cutoff_large_bins", "cutoff_reference", "reference"}
-          : std::vector<std::string>{"gather_coalesced", "gather", "reference"};
+      : j.pair.is_msm() ? std::vector<std::string>{"reference"}
+                        : std::vector<std::string>{"gather_coalesced", "gather", "reference"};
   for (const auto& name : fallbacks) {
     if (name == c.strategy) continue;
     try {
@@ -290,13 +302,19 @@ void read_outputs(const config_node& root, potential_job_config& j) {
   }
 }
 
+// MSM approximates Coulomb, its oracle: its error is the method's (docs/msm.md), not float32's.
+double default_tolerance(const interaction& pair) {
+  return pair.is_msm() ? msm_default_tolerance : verification_options{}.tolerance;
+}
+
 void read_verification(const config_node& root, potential_map_config& j) {
+  j.verification.tolerance = default_tolerance(j.pair);
   const auto v = optional_map(root, "verification");
   if (!v) return;
   auto& o = j.verification;
   o.mode = v->get_choice("mode", "auto", {"auto", "full", "sample", "none"});
   o.samples = std::size_t(v->get_in<long>("samples", 1000, 1, 100000000));
-  o.tolerance = v->get_in<double>("tolerance", 1e-5, 0.0, 1.0);
+  o.tolerance = v->get_in<double>("tolerance", default_tolerance(j.pair), 0.0, 1.0);
   o.seed = std::uint64_t(v->get_in<long>("seed", 1, 0, std::numeric_limits<long>::max()));
 }
 

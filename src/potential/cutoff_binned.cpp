@@ -47,16 +47,21 @@ binned_setup binned_setup_of(const binned_common_params& p, double bin_edge, int
 }
 
 binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, const std::string& name)
+    : binned_plan(pr, bp, name, nullptr) {}
+
+binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, const std::string& name,
+                         const device_atoms* staged)
     : potential_plan(pr), params(bp), label(name) {
-  if (!pr.physics.is_cutoff()) throw error(exit_code::failure, label + ": needs a cutoff interaction");
+  if (!pr.physics.is_cutoff() && !pr.physics.is_msm())
+    throw error(exit_code::failure, label + ": needs a cutoff interaction (or an msm one's short range)");
   const double rc = pr.physics.radius;
   using clock = std::chrono::steady_clock;
   const auto seconds_since = [](clock::time_point t) {
     return std::chrono::duration<double>(clock::now() - t).count();
   };
   auto t0 = clock::now();
-  const device_atoms atoms = to_device(pr.input, pr.grid);
-  upload_seconds = seconds_since(t0);
+  const device_atoms atoms = staged != nullptr ? *staged : to_device(pr.input, pr.grid);
+  upload_seconds = staged != nullptr ? 0.0 : seconds_since(t0);
   geo.g = pr.grid.shape();
   geo.grid = spatial::make_bin_grid(pr.grid, bp.edge_for(rc), rc, pr.grid.periodic);
   for (int d = 0; d < 3; ++d) {
@@ -145,6 +150,7 @@ int max_team_all_terms(const binned_geometry& geo) {
   int m = max_team<S, C, kernels::truncated_term, false>(geo);
   m = std::min(m, max_team<S, C, kernels::cutcp_term, false>(geo));
   m = std::min(m, max_team<S, C, kernels::shifted_term, false>(geo));
+  m = std::min(m, max_team<S, C, kernels::msm_short_term, false>(geo));
   return std::min(m, max_team<S, C, kernels::truncated_term, true>(geo));
 }
 
@@ -245,7 +251,7 @@ void sum_overflow_on_host(const binned_plan& p) {
                          float* plane = map.data() + std::size_t(k) * nx * ny;
                          std::fill(plane, plane + std::size_t(nx) * ny, 0.0f);
                          visit_overflow_plane(p, k, [&](std::size_t at, double r2, float q) {
-                           plane[at] += float(pair_potential_f64(physics, q, r2));
+                           plane[at] += float(short_range_potential_f64(physics, q, r2));
                          });
                        });
   Kokkos::DefaultHostExecutionSpace().fence();
@@ -320,6 +326,10 @@ class binned_strategy final : public potential_strategy {
     profiling_region region(label_);
     return std::make_unique<binned_plan>(p, params_, label_);
   }
+  std::unique_ptr<binned_plan> prepare_with(const potential_problem& p, const device_atoms& staged) const {
+    profiling_region region(label_);
+    return std::make_unique<binned_plan>(p, params_, label_, &staged);
+  }
 
   void compute(const execution& space, const potential_plan& plan, potential_view out,
                write_mode mode) const override {
@@ -368,6 +378,13 @@ void launch_portable(const execution& space, const binned_plan& p, potential_vie
 std::unique_ptr<potential_strategy> make_binned_strategy(const binned_setup& p, const std::string& label,
                                                          binned_launch launch, binned_check check_launch) {
   return std::make_unique<binned_strategy>(p, label, launch, check_launch);
+}
+
+std::unique_ptr<binned_plan> prepare_binned(const potential_strategy& s, const potential_problem& p,
+                                            const device_atoms& staged) {
+  const auto* b = dynamic_cast<const binned_strategy*>(&s);
+  if (b == nullptr) throw error(exit_code::failure, "prepare_binned: not a binned strategy");
+  return b->prepare_with(p, staged);
 }
 
 // At configuration time (`ppl validate`): the team must be one the default space launches for every variant of the

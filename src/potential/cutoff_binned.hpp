@@ -95,6 +95,9 @@ KOKKOS_FORCEINLINE_FUNCTION segment_test make_segment_test(bool segment, float x
 class binned_plan final : public potential_plan {
  public:
   binned_plan(const potential_problem& p, const binned_setup& bp, const std::string& label);
+  // With the atoms already staged on the device (to_device of p's atoms and lattice; MSM shares them).
+  binned_plan(const potential_problem& p, const binned_setup& bp, const std::string& label,
+              const device_atoms* staged);
   double pairs_examined() const override;
   double pairs_within() const override;
   double pairs_loaded() const override;
@@ -344,6 +347,11 @@ using binned_launch = void (*)(const execution& space, const binned_plan& p, pot
 using binned_check = void (*)(const binned_setup& p, std::size_t stencil_size);
 std::unique_ptr<potential_strategy> make_binned_strategy(const binned_setup& p, const std::string& label,
                                                          binned_launch launch, binned_check check_launch);
+
+// The plan of binned strategy `s` (made by make_binned_strategy) for atoms already staged (the short range of MSM,
+// which stages them once for both of its parts).
+std::unique_ptr<binned_plan> prepare_binned(const potential_strategy& s, const potential_problem& p,
+                                            const device_atoms& staged);
 
 // Sums the overflow atoms into plan.overflow_map_host on the host (float64 per pair, minimum image when periodic).
 void sum_overflow_on_host(const binned_plan& p);

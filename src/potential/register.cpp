@@ -23,8 +23,8 @@ potential_registry::entry strategy(std::string name, std::unique_ptr<potential_s
 const potential_registry& potential_strategies() {
   static const potential_registry table = [] {
     potential_registry r("potential strategy");
-    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "periodic"},
-        cutoff{"cutoff", "periodic"};
+    const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "msm", "periodic"},
+        cutoff{"cutoff", "periodic"}, msm{"msm"};
     r.add(strategy<no_parameters>("reference", make_reference)
               .with_description("float64 loop on the host (OpenMP over points): the oracle")
               .with_backends("host")
@@ -69,6 +69,12 @@ const potential_registry& potential_strategies() {
                                 "around it (the same kernel as cutoff_binned, one bin per stage)")
               .with_backends("all")
               .with_capabilities(cutoff));
+    r.add(strategy<msm_params>("msm", make_msm)
+              .with_description("multilevel summation: the short range by a binned cutoff kernel (short_range), the "
+                                "rest on a grid hierarchy (anterpolation, restriction, lattice cutoffs, a direct top "
+                                "level, prolongation, interpolation), all Kokkos kernels")
+              .with_backends("all")
+              .with_capabilities(msm));
     r.add(strategy<gather_constmem_cuda_params>("gather_constmem_cuda", PPL_CUDA_ONLY(make_gather_constmem_cuda))
               .with_description("atoms in __constant__ memory (1920 per pass), coarsened + coalesced (coarsening)")
               .with_backends("cuda")

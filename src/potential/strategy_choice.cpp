@@ -38,6 +38,12 @@ std::string potential_choice::parameters_yaml() const {
 potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   using namespace potential_detail;
   potential_choice c;
+  if (p.pair.is_msm()) {
+    c.strategy = "msm";
+    c.reason = p.cuda ? "msm interaction: multilevel summation, its short range by cutoff_binned_cuda"
+                      : "msm interaction: multilevel summation, its short range by cutoff_binned";
+    return c;
+  }
   if (p.pair.is_cutoff()) {
     c.strategy = p.cuda ? "cutoff_binned_cuda" : "cutoff_binned";
     c.reason = p.cuda ? "cutoff interaction on a CUDA build: the fastest cutoff strategy on the "

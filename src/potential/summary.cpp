@@ -183,6 +183,13 @@ nlohmann::ordered_json map_object(const potential_summary& s) {
     m["interaction"]["radius"] = s.pair.radius;
     m["interaction"]["function"] = config_name(s.pair.function);
   }
+  if (s.pair.is_msm()) {
+    const auto& p = s.pair.msm;
+    m["interaction"]["msm"] = {{"cutoff", p.cutoff},
+                               {"spacing", p.spacing},
+                               {"order", p.order},
+                               {"levels", p.levels == 0 ? json("auto") : json(p.levels)}};
+  }
   m["physics"] = {{"units", config_name(s.physics.units)},
                   {"unit_label", unit_label(s.physics.units)},
                   {"unit_factor", unit_factor(s.physics.units, s.physics.temperature)},

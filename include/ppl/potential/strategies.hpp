@@ -107,6 +107,13 @@ struct cutoff_binned_cuda_params : binned_common_params {
   static const parameter_fields<cutoff_binned_cuda_params>& fields();
 };
 
+// `msm`: multilevel summation for the msm interaction (its a, h, order and levels are the interaction's,
+// physics.interaction); the strategy chooses only the short range's kernel.
+struct msm_params {
+  std::string short_range = "auto";  // auto | cutoff_binned | cutoff_binned_cuda
+  static const parameter_fields<msm_params>& fields();
+};
+
 std::unique_ptr<potential_strategy> make_reference(const no_parameters& p = {});
 std::unique_ptr<potential_strategy> make_cutoff_reference(const no_parameters& p = {});
 std::unique_ptr<potential_strategy> make_scatter(const no_parameters& p = {});
@@ -116,6 +123,7 @@ std::unique_ptr<potential_strategy> make_gather_coalesced(const gather_coalesced
 std::unique_ptr<potential_strategy> make_gather_atom_split(const gather_atom_split_params& p = {});
 std::unique_ptr<potential_strategy> make_cutoff_binned(const cutoff_binned_params& p = {});
 std::unique_ptr<potential_strategy> make_cutoff_large_bins(const cutoff_large_bins_params& p = {});
+std::unique_ptr<potential_strategy> make_msm(const msm_params& p = {});
 #if defined(KOKKOS_ENABLE_CUDA)
 std::unique_ptr<potential_strategy> make_gather_constmem_cuda(const gather_constmem_cuda_params& p = {});
 std::unique_ptr<potential_strategy> make_gather_hybrid_rsqrt_cuda(const gather_hybrid_rsqrt_cuda_params& p = {});

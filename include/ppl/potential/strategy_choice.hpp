@@ -2,6 +2,7 @@
 // `strategy: auto` for the potential maps: which strategy (and which of its parameters) a job gets from the
 // lattice, the atom count, the interaction and the build, with a one-line reason that `ppl run` prints and the
 // summary records (map.strategy: chosen, reason). The rule (docs/potential.md, "strategy: auto"):
+//  0. the msm interaction: msm (its short range by cutoff_binned_cuda on a CUDA build, else cutoff_binned);
 //  1. a cutoff interaction: cutoff_binned_cuda on a CUDA build, else cutoff_binned;
 //  2. Coulomb on a lattice whose point tiles do not fill the device: gather_atom_split (the atoms split too);
 //  3. Coulomb otherwise: gather_coalesced (on CUDA gather_hybrid_rsqrt_cuda instead, or on a host gather_coarsened,

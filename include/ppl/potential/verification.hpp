@@ -18,6 +18,10 @@ namespace ppl {
 // potential_strategy.hpp (r^2 < 1e-8 A^2 contributes nothing).
 double potential_f64(const atoms& a, double px, double py, double pz, const interaction& physics);
 
+// The default tolerance of an msm map against exact Coulomb (relative L2): the method's error at its default
+// parameters is below a tenth of it on molecules and water (docs/msm.md).
+constexpr double msm_default_tolerance = 1e-3;
+
 struct verification_options {
   std::string mode = "auto";   // auto | full | sample | none
   std::size_t samples = 1000;  // points checked in sample mode

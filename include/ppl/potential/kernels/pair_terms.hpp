@@ -36,9 +36,29 @@ struct shifted_term {
   }
 };
 
-// Calls f(term) with the functor of `in` (host code; each kernel is instantiated once per term it supports).
+// MSM's short range (interaction kind msm): q (1/r - g_a(r)) within a, g_a(r) = c0 + c1 r^2 + c2 r^4 + c3 r^6
+// (interaction.hpp). Value and slope vanish at a, so the step a float32 r^2 may take there is tiny.
+struct msm_short_term {
+  float a2, c0, c1, c2, c3;
+  KOKKOS_FORCEINLINE_FUNCTION float operator()(float q, float r2, float inv_r) const {
+    const float g = c0 + r2 * (c1 + r2 * (c2 + r2 * c3));
+    return r2 < a2 ? q * (inv_r - g) : 0.0f;
+  }
+};
+
+inline msm_short_term make_msm_short_term(const interaction& in) {
+  double c[4];
+  msm_splitting_coefficients(in.msm, in.msm.cutoff, c);
+  return {float(in.msm.cutoff * in.msm.cutoff), float(c[0]), float(c[1]), float(c[2]), float(c[3])};
+}
+
+// Calls f(term) with the functor of `in`, a cutoff or msm interaction (host code; each kernel is instantiated once per term it supports).
 template <class F>
 void with_cutoff_term(const interaction& in, F&& f) {
+  if (in.is_msm()) {  // the short range of a multilevel summation
+    f(make_msm_short_term(in));
+    return;
+  }
   const double rc = in.radius;
   switch (in.function) {
     case cutoff_function::truncated:
