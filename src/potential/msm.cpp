@@ -71,7 +71,8 @@ frame_box box_of(const atoms& a, const lattice& g) {  // float64 atoms: the esti
 
 spatial::multilevel_grid grids_for(const frame_box& b, const msm_parameters& m) {
   const int p = m.order_degree();
-  return spatial::make_multilevel_grid(b.lo, b.hi, m.spacing, p, m.levels, std::max(lattice_cutoff_nodes(m), 2 * p),
+  // Padding: the lattice cutoff's reach plus its C - 1 = 3 extra nodes per thread segment, and restriction's 2 p.
+  return spatial::make_multilevel_grid(b.lo, b.hi, m.spacing, p, m.levels, std::max(lattice_cutoff_nodes(m) + 3, 2 * p),
                                        max_msm_nodes);
 }
 
@@ -294,24 +295,31 @@ void lattice_cutoff(const Space& space, const msm_plan& plan, int k) {
   const auto w = plan.stencil_weights;
   const int S = int(rows.extent(0) / 4);
   const double scale = std::ldexp(1.0, -k);
+  // C consecutive nodes along x per thread: each weight is loaded once for C products, and the C sums vectorise on
+  // a host (the rows alone are too short for it).
+  constexpr int C = 4;
+  const int segments_x = (l.n[0] + C - 1) / C;
   Kokkos::parallel_for(
       "ppl::potential::msm_lattice_cutoff",
-      Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, l.nodes()),
+      Kokkos::RangePolicy<Space, Kokkos::IndexType<std::int64_t>>(space, 0, std::int64_t(segments_x) * l.n[1] * l.n[2]),
       KOKKOS_LAMBDA(std::int64_t idx) {
-        int i, j, kk;
-        l.ijk(idx, i, j, kk);
-        const std::int64_t base = l.at(i, j, kk);
+        const int i0 = int(idx % segments_x) * C;
+        const std::int64_t row_index = idx / segments_x;
+        const int j = int(row_index % l.n[1]), kk = int(row_index / l.n[1]);
+        const std::int64_t base = l.at(i0, j, kk);
         const std::int64_t sy = l.stride_y(), sz = l.stride_z();
-        double sum = 0;
+        double sum[C] = {};
         for (int s = 0; s < S; ++s) {
           const int half = rows(4 * s + 2);
           const double* ws = &w(rows(4 * s + 3) + half);
           const double* qs = &qk(base + rows(4 * s) * sy + rows(4 * s + 1) * sz);
-          double row = 0;
-          for (int dx = -half; dx <= half; ++dx) row += ws[dx] * qs[dx];
-          sum += row;
+          for (int dx = -half; dx <= half; ++dx) {
+            const double wt = ws[dx];
+            for (int c = 0; c < C; ++c) sum[c] += wt * qs[dx + c];
+          }
         }
-        ek(base) = scale * sum;
+        // Nodes past the row's end read the padding (pad >= R + C - 1) and are not stored.
+        for (int c = 0; c < C && i0 + c < l.n[0]; ++c) ek(base + c) = scale * sum[c];
       });
 }
 
