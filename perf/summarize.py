@@ -197,11 +197,19 @@ def map_line(name, m, ions):
     if "setup_binning_s" in sb:
         line += (f" (upload {1e3 * sb['setup_upload_s']:.2f}, binning {1e3 * sb['setup_binning_s']:.2f}, overflow "
                  f"atoms {sb.get('overflow_atoms', 0):.0f})")
+    if "short_range_s" in sb:  # msm: set-up + map, and the phases of the last compute
+        levels = " ".join(f"{1e3 * sb[k]:.2f}" for k in sorted((k for k in sb if k.startswith("level")),
+                                                             key=lambda k: int(k[5:-2])))
+        line += (f", set-up + median {1e3 * (m['setup_s'] + t['median_s']):.2f} ms; phases (ms): short range "
+                 f"{1e3 * sb['short_range_s']:.2f}, anterpolation {1e3 * sb['anterpolation_s']:.2f}, restriction "
+                 f"{1e3 * sb['restriction_s']:.2f}, levels {levels}, interpolation {1e3 * sb['interpolation_s']:.2f}")
     if w.get("efficiency") is not None:
         line += f", work efficiency {100 * w['efficiency']:.1f}%"
     v = m["verification"]
     if v["mode"] != "none":
         line += f", error {v['relative_l2_error']:.2e} ({'passed' if v['passed'] else 'FAILED'})"
+        if v.get("relative_rms_to_reference") is not None:
+            line += f", relative RMS {v['relative_rms_to_reference']:.2e}"
     if ions:
         p = ions["per_ion"]
         line += (f"; ions: mask {1e3 * ions['mask_s']:.1f} ms, placement {1e3 * ions['placement_s']:.2f} ms for "

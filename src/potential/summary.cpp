@@ -220,6 +220,7 @@ nlohmann::ordered_json map_object(const potential_summary& s) {
   m["verification"] = {{"mode", ver.mode},
                        {"points", ver.points},
                        {"relative_l2_error", ver.error},
+                       {"relative_rms_to_reference", ver.error_to_reference},
                        {"max_abs_error_e_per_A", ver.max_abs_error},
                        {"reference_norm_e_per_A", ver.reference_norm},
                        {"magnitude_norm_e_per_A", ver.magnitude_norm},

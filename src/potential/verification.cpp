@@ -122,6 +122,9 @@ verification_result finish(const verification_options& o, const accumulator& acc
   // to ||v_ref|| alone. The error is relative to the larger of ||v_ref|| and cancellation_floor x ||sum |term| ||.
   const double scale = std::max(r.reference_norm, cancellation_floor * r.magnitude_norm);
   r.error = diff == 0.0 ? 0.0 : scale > 0 ? diff / scale : std::numeric_limits<double>::infinity();
+  r.error_to_reference =
+      diff == 0.0 ? 0.0 : r.reference_norm > 0 ? diff / r.reference_norm : std::numeric_limits<double>::infinity();
+  if (!std::isfinite(diff)) r.error_to_reference = std::numeric_limits<double>::infinity();
   if (!std::isfinite(diff)) r.error = std::numeric_limits<double>::infinity();
   r.max_abs_error = acc.max_abs;
   r.passed = r.error <= o.tolerance;

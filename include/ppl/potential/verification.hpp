@@ -43,7 +43,8 @@ constexpr double cancellation_floor = 1.0 / 128.0;
 struct verification_result {
   std::string mode = "none";    // what was done: full | sample | none
   std::size_t points = 0;       // points checked
-  double error = 0.0;           // relative L2 error
+  double error = 0.0;           // relative L2 error (to the larger of ||v_ref|| and the cancellation floor)
+  double error_to_reference = 0.0;  // ||v - v_ref|| / ||v_ref||: the relative RMS error, floor or not
   double max_abs_error = 0.0;   // e/A
   double reference_norm = 0.0;  // ||v_ref||_2 over the points checked, e/A
   double magnitude_norm = 0.0;  // ||sum_a |term_a| ||_2 over the points checked, e/A (cancellation_floor)

@@ -15,6 +15,7 @@
 #include "ppl/core/parameters.hpp"
 #include "ppl/potential/potential_strategy.hpp"
 #include "ppl/potential/strategies.hpp"
+#include "ppl/potential/verification.hpp"
 #include "support/ppl_test.hpp"
 #include "tolerance.hpp"
 
@@ -38,6 +39,21 @@ inline std::vector<float> run_strategy(const potential_strategy& s, const atoms&
 inline std::unique_ptr<potential_strategy> make_strategy(const std::string& name, const parameter_values& params = {},
                                                          const interaction& physics = coulomb_interaction()) {
   return make_potential_strategy(name, params, physics, "test");
+}
+
+// The interaction a registry-wide test runs strategy `name` with: Coulomb where it can, else MSM where it can (its
+// defaults), else Parboil's cutoff at 4 A.
+inline interaction interaction_for(const std::string& name) {
+  const auto* e = potential_strategies().find(name);
+  if (e->can("coulomb")) return coulomb_interaction();
+  if (e->can("msm")) return msm_interaction();
+  return cutoff_interaction(4.0, cutoff_function::cutcp);
+}
+
+// The relative L2 error a non-Coulomb map may have against reference_potential(a, g, in): float32's 1e-5 for a
+// cutoff, the method's for MSM (reference_potential being exact Coulomb there).
+inline double relative_l2_allowed(const interaction& in) {
+  return in.is_msm() ? msm_default_tolerance : max_relative_l2;
 }
 
 // "{coarsening: 4, combine: atomic}": parameters in test names and failure messages.

@@ -55,7 +55,7 @@ class DeclaredParameters : public ::testing::TestWithParam<declared_case> {};
 TEST_P(DeclaredParameters, RunCorrectlyOrAreRejectedAtTheKey) {
   const auto& [name, params] = GetParam();
   const bool coulomb = potential_strategies().find(name)->can("coulomb");
-  const interaction in = coulomb ? coulomb_interaction() : cutoff_interaction(4.0, cutoff_function::cutcp);
+  const interaction in = interaction_for(name);
   const lattice g = make_lattice(0.5, -1.0, 2.0, 0.5, 37, 5, 3);
   const atoms a = atoms_around(g, 150, 2.0, test_seed(5));
   std::unique_ptr<potential_strategy> s;
@@ -83,7 +83,7 @@ TEST_P(DeclaredParameters, RunCorrectlyOrAreRejectedAtTheKey) {
   const std::vector<double> ref = reference_potential(a, g, in);
   double d2 = 0, r2 = 0;
   for (std::size_t p = 0; p < ref.size(); ++p) d2 += (v[p] - ref[p]) * (v[p] - ref[p]), r2 += ref[p] * ref[p];
-  EXPECT_LE(std::sqrt(d2 / r2), max_relative_l2) << text(params);
+  EXPECT_LE(std::sqrt(d2 / r2), relative_l2_allowed(in)) << text(params);
 }
 
 std::string printable(const ::testing::TestParamInfo<declared_case>& info) {
@@ -105,7 +105,7 @@ TEST(DeclaredParameters, EveryParameterIsDeclaredOnceWithADefaultAndAMeaning) {
 TEST(DeclaredParameters, AnUndeclaredNameIsAParameterError) {
   for (const auto& e : potential_strategies().entries()) {
     if (!e.available()) continue;
-    const interaction in = e.can("coulomb") ? coulomb_interaction() : cutoff_interaction(4.0, cutoff_function::cutcp);
+    const interaction in = interaction_for(e.name);
     const std::string msg =
         ppl_test::error_of<parameter_error>([&] { make_strategy(e.name, {{"undeclared", 1}}, in); });
     EXPECT_NE(msg.find("'undeclared' is not a parameter of this strategy"), std::string::npos) << e.name << ": " << msg;

@@ -42,6 +42,7 @@ const std::map<std::string, typed_strategy>& typed_strategies() {
       {"gather_atom_split", typed<gather_atom_split_params>()},
       {"cutoff_binned", typed<cutoff_binned_params>()},
       {"cutoff_large_bins", typed<cutoff_large_bins_params>()},
+      {"msm", typed<msm_params>()},
       {"gather_constmem_cuda", typed<gather_constmem_cuda_params>()},
       {"gather_hybrid_rsqrt_cuda", typed<gather_hybrid_rsqrt_cuda_params>()},
       {"cutoff_binned_cuda", typed<cutoff_binned_cuda_params>()},
@@ -123,13 +124,14 @@ TEST(ParameterDeclarations, EachNameSetsExactlyItsMember) {
 TEST(ParameterDeclarations, DocsHoldEachTableVerbatim) {
   if (potential_gpu_build) GTEST_SKIP() << "the docs tables hold a host build's defaults";
   const std::string docs = ppl_test::read_file(repository_file("docs/potential.md")) + "\n" +
-                           ppl_test::read_file(repository_file("docs/cutoff.md"));
+                           ppl_test::read_file(repository_file("docs/cutoff.md")) + "\n" +
+                           ppl_test::read_file(repository_file("docs/msm.md"));
   for (const auto& e : potential_strategies().entries()) {
     if (e.parameters.empty()) continue;
     const std::string block =
         "Parameters of `" + e.name + "` (`ppl strategies --parameters`):\n\n" + parameter_table(e.parameters) + "\n";
     EXPECT_NE(docs.find(block), std::string::npos)
-        << "docs/potential.md or docs/cutoff.md lacks, or has another version of, this table of " << e.name
+        << "docs/potential.md, docs/cutoff.md or docs/msm.md lacks, or has another version of, this table of " << e.name
         << " (`ppl strategies --parameters` prints it):\n"
         << block;
   }
