@@ -244,7 +244,10 @@ void read_strategy(const config_node& root, potential_map_config& j) {
     throw input_error(params->where() +
                       ": 'strategy_params' needs a named strategy; strategy: auto chooses the strategy and its "
                       "parameters");
-  const potential_choice c = choose_potential_strategy(summarize_problem(j.grid, j.input.size(), j.pair));
+  potential_problem_summary problem = summarize_problem(j.grid, j.input.size(), j.pair);
+  problem.tolerance = j.verification.tolerance;
+  const potential_choice c = choose_potential_strategy(problem);
+  if (c.use_msm) j.pair = msm_interaction();
   j.strategy_name = c.strategy;
   j.strategy_params = c.parameters_yaml();
   j.strategy_reason = c.reason;
@@ -262,6 +265,7 @@ void read_strategy(const config_node& root, potential_map_config& j) {
   } catch (const input_error& e) {
     first_refusal = e.what();
   }
+  if (c.use_msm) j.pair = coulomb_interaction();  // MSM was auto's own approximation: back to exact Coulomb
   const std::vector<std::string> fallbacks =
       j.pair.is_cutoff()
           ? std::vector<std::string>{"cutoff_binned", "cutoff_large_bins", "cutoff_reference", "reference"}
@@ -333,6 +337,7 @@ void read_potential_map(const config_node& root, potential_map_config& j, const 
   read_lattice(root, j, rules);
   read_physics(root, j, rules);
   check_periodic(root, j);
+  read_verification(root, j);  // before the strategy: auto may approximate Coulomb within its tolerance
   read_strategy(root, j);
   check_memory(root, j, rules);
   try {
@@ -341,7 +346,6 @@ void read_potential_map(const config_node& root, potential_map_config& j, const 
     throw input_error((root.has("strategy") ? root.where("strategy") : root.where()) + ": strategy " + j.strategy_name +
                       ": " + e.what());
   }
-  read_verification(root, j);
   read_timing(root, j);
 }
 
@@ -385,6 +389,8 @@ std::vector<std::pair<int, int>> map_slabs(const potential_map_config& m) {
   constexpr double min_points = double(1 << 20);
   constexpr int max_slabs = 16;
   if (m.warmup != 0 || m.repeats != 1 || g.periodic || double(g.size()) <= 2 * min_points) return {{0, g.dims[2]}};
+  // MSM's grids span the atoms whatever the slab: each slab would redo them.
+  if (m.pair.is_msm()) return {{0, g.dims[2]}};
   // On a GPU a map of this size takes milliseconds: one launch, no progress to show, no set-up repeated per slab.
   // The float64 host references stay slow there too.
   const bool host_reference = m.strategy_name == "reference" || m.strategy_name == "cutoff_reference";

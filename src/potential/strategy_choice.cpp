@@ -10,6 +10,7 @@
 
 #include "coalesced_tiles.hpp"
 #include "ppl/core/system_info.hpp"
+#include "ppl/potential/verification.hpp"
 
 namespace ppl {
 
@@ -22,6 +23,7 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 #if defined(KOKKOS_ENABLE_CUDA)
   p.cuda = std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value;
 #endif
+  p.spacing = g.spacing;
   p.gpu = default_space_is_gpu();
   p.concurrency = Kokkos::DefaultExecutionSpace().concurrency();
   if (p.gpu) p.multiprocessors = query_system_info().multiprocessors;
@@ -33,6 +35,20 @@ std::string potential_choice::parameters_yaml() const {
   std::string out;
   for (const auto& [key, value] : parameters) out += (out.empty() ? "{" : ", ") + key + ": " + value_text(value);
   return out + "}";
+}
+
+double msm_work(const potential_problem_summary& p, const msm_parameters& m) {
+  const double points = double(p.dims[0]) * p.dims[1] * p.dims[2];
+  const double pi = 3.14159265358979323846;
+  const double per_atom = 4.0 / 3.0 * pi * std::pow(m.cutoff / p.spacing, 3);
+  const double short_pairs = std::min(double(p.atoms) * per_atom, double(p.atoms) * points);
+  double nodes = 1;
+  for (int d = 0; d < 3; ++d) nodes *= double(p.dims[d] - 1) * p.spacing / m.spacing + 2.0 * m.order_degree() + 2.0;
+  const double stencil = 4.0 / 3.0 * pi * std::pow(2.0 * m.cutoff / m.spacing, 3);
+  using namespace auto_rule;
+  return (p.gpu ? msm_short_pair_cost_gpu : msm_short_pair_cost_host) * short_pairs +
+         msm_grid_term_cost * nodes * stencil * 8.0 / 7.0 + msm_point_cost * points +
+         (p.gpu ? msm_fixed_cost_gpu : msm_fixed_cost_host);
 }
 
 potential_choice choose_potential_strategy(const potential_problem_summary& p) {
@@ -50,6 +66,19 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
                         "H200 (46.9 ms against cutoff_binned's 55.0, perf/results/cutoff-h200)"
                       : "cutoff interaction: visits only the bins within the cutoff";
     return c;
+  }
+  if (!p.pair.is_cutoff() && !p.periodic && p.tolerance >= msm_default_tolerance) {
+    const double direct = double(p.atoms) * double(p.dims[0]) * p.dims[1] * p.dims[2];
+    const double work = msm_work(p, msm_parameters{});
+    if (work < auto_rule::msm_work_fraction * direct) {
+      c.strategy = "msm";
+      c.use_msm = true;
+      c.reason = fmt::format(
+          "Coulomb within verification.tolerance {:.1e} (MSM's defaults meet {:.0e}): multilevel summation, "
+          "predicted {:.3g}x less work than direct summation",
+          p.tolerance, msm_default_tolerance, direct / work);
+      return c;
+    }
   }
   // How many teams gather_coalesced would launch for this lattice, against how many the device runs at once.
   lattice g;

@@ -4,6 +4,9 @@
 // summary records (map.strategy: chosen, reason). The rule (docs/potential.md, "strategy: auto"):
 //  0. the msm interaction: msm (its short range by cutoff_binned_cuda on a CUDA build, else cutoff_binned);
 //  1. a cutoff interaction: cutoff_binned_cuda on a CUDA build, else cutoff_binned;
+//  1b. Coulomb, not periodic, with a verification tolerance of at least MSM's default (1e-3), when multilevel
+//     summation at its defaults is predicted to do less than msm_work_fraction of direct summation's work: msm
+//     (the job's interaction becomes kind msm with its defaults, and the summary says so);
 //  2. Coulomb on a lattice whose point tiles do not fill the device: gather_atom_split (the atoms split too);
 //  3. Coulomb otherwise: gather_coalesced (on CUDA gather_hybrid_rsqrt_cuda instead, or on a host gather_coarsened,
 //     when auto_rule says so).
@@ -42,6 +45,16 @@ constexpr int split_min_chunk_atoms = 128;
 constexpr bool cuda_prefers_hybrid_rsqrt = true;
 // A host, a full lattice: gather_coalesced (the GPU's kernel; within a few per cent of gather_coarsened) unless set.
 constexpr bool host_prefers_coarsened = false;
+// Coulomb within a tolerance MSM meets: msm when its predicted work (msm_work, in direct-summation pair terms) is
+// below this fraction of atoms x points. The costs per unit in direct pair terms, measured on the H200
+// (perf/results/msm-h200, the cutoff kernel's 1.4e12 pairs/s against direct summation's 4e12) and on 2 CPU cores
+// (docs/msm.md: the actin dimer at 1 A, short range 0.42 s for 4.9e7 pairs within a, the finest lattice cutoff
+// 0.16 s for 8.1e8 terms, against 7.0 s for 1.4e10 direct pairs): a pair within a of the short range, a
+// lattice-cutoff term, a map point's interpolation, a compute's fixed cost (kernel launches).
+constexpr double msm_work_fraction = 0.5;
+constexpr double msm_short_pair_cost_gpu = 3.5, msm_short_pair_cost_host = 17.0;
+constexpr double msm_grid_term_cost = 0.5, msm_point_cost = 30.0;
+constexpr double msm_fixed_cost_gpu = 1e9, msm_fixed_cost_host = 2e7;
 }  // namespace auto_rule
 
 // What the rule looks at.
@@ -54,7 +67,14 @@ struct potential_problem_summary {
   bool gpu = false;         // the default execution space is a GPU
   int concurrency = 1;      // DefaultExecutionSpace::concurrency(): threads the device runs at once
   int multiprocessors = 0;  // the GPU's SMs (0: not a GPU, or not known)
+  double spacing = 0.5;     // the lattice's (A)
+  double tolerance = 1e-5;  // the job's verification tolerance (what an approximation must meet)
 };
+
+// MSM's predicted work at parameters m for the problem, in direct-summation pair terms (auto_rule's costs): short
+// range atoms x (4/3 pi a^3 / spacing^3) points (at most atoms x points), the lattice cutoffs over the map's box at
+// spacing h (8/7 of the finest level), the interpolation per point, a fixed cost.
+double msm_work(const potential_problem_summary& p, const msm_parameters& m);
 // This build's backend and concurrency (Kokkos initialised) for a lattice, atom count and interaction.
 potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms, const interaction& pair);
 
@@ -62,6 +82,7 @@ struct potential_choice {
   std::string strategy;
   parameter_values parameters;   // strategy_params it sets (make_potential_strategy takes them); the rest are defaults
   std::string reason;            // one line, for `ppl run` and the summary
+  bool use_msm = false;          // Coulomb by multilevel summation: the job's interaction becomes msm_interaction()
   std::string parameters_yaml() const;  // "{key: value, ...}", "" when none
 };
 
