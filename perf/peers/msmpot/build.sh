@@ -59,6 +59,7 @@ fi
 defs="-DMSMPOT_CUDA"
 echo "build.sh: msmpot from $src, nvcc $("$nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'), -arch=$arch"
 set -x
+# shellcheck disable=SC2086  # MSMPOT_CFLAGS and the definitions are lists of flags
 for f in $c_files; do
   "$cc" $cflags $defs -std=gnu99 -c "$build/src/$f" -o "$build/obj/${f%.c}.o"
 done
