@@ -14,7 +14,8 @@
 #   water  the 1,000,788-atom water box of configs/perf/cutoff_water.yaml (215.5 A, seed 1) on its lattice:
 #          origin 0, 0.5 A, 431^3 points -> msmpot-water1m.json;
 #   actin  data/molecules/actin-dimer.pqr.gz on ppl's `lattice: {spacing, padding: 10}` around the atoms, at
-#          0.5 A and 0.37 A -> msmpot-actin-h0.5.json, msmpot-actin-h0.37.json;
+#          0.5 A and 0.37 A with msmpot's defaults -> msmpot-actin-h0.5.json, msmpot-actin-h0.37.json, and at
+#          0.37 A with msmpot's h = 2.22 A (its defaults cannot interpolate to 0.37 A) -> msmpot-actin-h0.37-hmin2.22.json;
 #   cpu    msmpot without CUDA (one thread) on the actin dimer at 0.5 A, one compute -> msmpot-actin-h0.5-cpu.json.
 set -euo pipefail
 # shellcheck source=perf/device/lib.sh
@@ -32,6 +33,7 @@ mkdir -p "$atoms"
 [ -d "$src" ] || die "no msmpot sources in $src: copy VMD's src/msmpot* there or set MSMPOT_SRC (perf/peers/msmpot/README.md)"
 step msmpot-build 600 perf/peers/msmpot/build.sh "$src" "$build"
 driver=$build/msmpot_driver  # relative to the repository root, where driver_start put us
+if [ -s "$build/patches.txt" ]; then record "changes build.sh made to its copy of msmpot" <"$build/patches.txt"; fi
 if [ ! -x "$driver" ]; then
   echo "msmpot did not build: see msmpot-build.log"
   driver_end
@@ -93,6 +95,13 @@ if want actin || want cpu; then
     # shellcheck disable=SC2086  # the lattice is a list of options
     if want actin; then
       peer "actin-h$h" 600 "$actin" $lattice --repeats "$repeats" --warmup 1 --check "$check" --stable
+      # msmpot's interpolation to the map is right only where its spacing h (2 A) and the map's are in a simple
+      # ratio (README.md): at 0.37 A the defaults give a wrong map, so it also runs with h = 6 x 0.37 = 2.22 A.
+      if [ "$h" = 0.37 ]; then
+        # shellcheck disable=SC2086
+        peer "actin-h$h-hmin2.22" 600 "$actin" $lattice --hmin 2.22 --repeats "$repeats" --warmup 1 \
+          --check "$check" --stable
+      fi
     fi
     # shellcheck disable=SC2086
     if want cpu && [ "$h" = 0.5 ]; then

@@ -54,6 +54,23 @@ if grep -q -E 'texture *<|cudaBindTexture' "$build"/src/*.cu; then
   die "this msmpot uses texture references, which CUDA 12+ removed; it needs a port (none is done here)"
 fi
 
+# A correctness fix, applied unless MSMPOT_PATCH_RACE=0: the short-range kernels (cuda_shortrange and
+# cuda_shortrange_nonperiodic in msmpot_cuda_shortrng.cu) keep the block's output address and bin index in
+# __shared__ variables that every thread rewrites at the top of each z region, with no barrier before the block's
+# stores of the previous region. A warp that starts the next region moves them under a warp that is still storing
+# (its energies land in the next region's slots) or still walking the neighbour list (it can then take a
+# __syncthreads the others skip). Measured on an H200: the map differs from run to run (up to 15 e/A at a point)
+# and is wrong (relative RMS 0.13 against the exact sum on a 10k-atom water box, where the CPU path gives 1.7e-3).
+# Every thread computes the same values, so keeping them in registers is the fix.
+: >"$build/patches.txt"
+if [ "${MSMPOT_PATCH_RACE:-1}" != 0 ]; then
+  f=$build/src/msmpot_cuda_shortrng.cu
+  n=$(grep -c -E '__shared__ (float \*myRegionAddr|int3 myBinIndex);' "$f" || true)
+  sed -i -E 's/__shared__ (float \*myRegionAddr|int3 myBinIndex);/\1;  \/* per thread: was __shared__ (ppl build.sh) *\//' "$f"
+  echo "msmpot_cuda_shortrng.cu: myRegionAddr and myBinIndex per thread instead of __shared__ ($n declarations)" |
+    tee -a "$build/patches.txt"
+fi
+
 # MSMPOT_CUDA turns on the CUDA parts (Msmpot_use_cuda, the short-range and lattice-cutoff kernels). MSMPOT_DEBUG
 # is left off: it adds assertions and its debug printf in msmpot_cuda_latcut.cu names an undeclared variable.
 defs="-DMSMPOT_CUDA"
