@@ -49,6 +49,9 @@ const parameter_fields<msm_parameters>& msm_parameters::fields() {
         .real("spacing", &P::spacing, 0.25, 100.0, "the finest grid's spacing h (A); any ratio to the map's spacing")
         .choice("order", &P::order, {"cubic", "quintic"},
                 "interpolation: cubic (C1, 4 nodes per axis) or quintic (C2, 6 nodes per axis)")
+        .choice("splitting", &P::splitting, {"auto", "c1", "c2", "c3"},
+                "the smoothing of 1/r within a: its Taylor expansion about a, continuous to the 1st, 2nd or 3rd "
+                "derivative; auto: c2 for cubic, c3 for quintic")
         .integer_or_auto("levels", &P::levels, 1, 32,
                          "grids in the hierarchy (1: the finest grid summed directly); auto: coarsened until the "
                          "top grid has at most 2 p + 4 nodes per axis (p the order)");
@@ -67,7 +70,8 @@ interaction msm_interaction(const msm_parameters& p) {
 }
 
 int msm_splitting_degree(const msm_parameters& p) {
-  return p.order_degree() == 3 ? 1 : 2;
+  if (p.splitting != "auto") return p.splitting[1] - '0';  // c1, c2, c3
+  return p.order_degree() == 3 ? 2 : 3;
 }
 
 void msm_splitting_coefficients(const msm_parameters& p, double a, double (&c)[4]) {
@@ -112,8 +116,9 @@ double short_range_potential_f64(const interaction& in, double q, double r2) {
 std::string interaction::describe() const {
   if (is_msm()) {
     char text[160];
-    std::snprintf(text, sizeof text, "msm %s, cutoff %g A, spacing %g A, levels %s", msm.order.c_str(), msm.cutoff,
-                  msm.spacing, msm.levels == 0 ? "auto" : std::to_string(msm.levels).c_str());
+    std::snprintf(text, sizeof text, "msm %s, cutoff %g A, spacing %g A, splitting C%d, levels %s",
+                  msm.order.c_str(), msm.cutoff, msm.spacing, msm_splitting_degree(msm),
+                  msm.levels == 0 ? "auto" : std::to_string(msm.levels).c_str());
     return text;
   }
   if (!is_cutoff()) return "coulomb";

@@ -141,6 +141,7 @@ msm_plan::msm_plan(const potential_problem& pr, const potential_strategy& short_
   upload_seconds = seconds_since(t0);
   const auto t1 = clock_type::now();
   short_plan = prepare_binned(short_range, pr, atoms);
+  const auto t2 = clock_type::now();
   const msm_parameters& m = pr.physics.msm;
   degree = m.order_degree();
   const int p = degree;
@@ -208,10 +209,14 @@ msm_plan::msm_plan(const potential_problem& pr, const potential_strategy& short_
                                    std::size_t(pr.grid.dims[0]) * pr.grid.dims[1] * node_count[2]);
   Kokkos::fence();
   setup_seconds = seconds_since(t1);
+  grids_seconds = seconds_since(t2);
 }
 
 std::vector<std::pair<std::string, double>> msm_plan::breakdown() const {
   std::vector<std::pair<std::string, double>> b = short_plan->breakdown();
+  for (auto& [name, value] : b)
+    if (name == "setup_upload_s") value = upload_seconds;  // the atoms were staged once, here
+  b.emplace_back("setup_grids_s", grids_seconds);
   b.emplace_back("msm_levels", double(grids.levels));
   b.emplace_back("msm_finest_nodes", double(grids.level[0].nodes()));
   b.emplace_back("msm_stencil_nodes", double(stencil_weights.extent(0)));

@@ -55,7 +55,7 @@ class msm_plan final : public potential_plan {
   Kokkos::View<double*> along_x, along_xy;
   msm_perturbation perturbation;
   // Set-up (seconds) and the phases of the last compute.
-  double upload_seconds = 0, setup_seconds = 0;
+  double upload_seconds = 0, setup_seconds = 0, grids_seconds = 0;  // grids: all but the upload and short plan
   mutable double short_seconds = 0, anterpolation_seconds = 0, restriction_seconds = 0, interpolation_seconds = 0;
   mutable std::vector<double> level_seconds;
 };

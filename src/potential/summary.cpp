@@ -188,6 +188,7 @@ nlohmann::ordered_json map_object(const potential_summary& s) {
     m["interaction"]["msm"] = {{"cutoff", p.cutoff},
                                {"spacing", p.spacing},
                                {"order", p.order},
+                               {"splitting", msm_splitting_degree(p)},
                                {"levels", p.levels == 0 ? json("auto") : json(p.levels)}};
   }
   m["physics"] = {{"units", config_name(s.physics.units)},

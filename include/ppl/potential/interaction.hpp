@@ -20,13 +20,14 @@ namespace ppl {
 
 enum class interaction_kind { coulomb, cutoff, msm };
 
-// Multilevel summation's parameters (physics.interaction with kind: msm). The defaults reach a relative RMS error
-// against exact Coulomb of 1.9e-4 on the actin dimer, 3.4e-4 on water and 5.5e-4 on ubiquitin (docs/msm.md's
-// accuracy guide).
+// Multilevel summation's parameters (physics.interaction with kind: msm). The error falls as (h / a)^p; the
+// defaults (h / a = 1/6) keep the relative RMS error against exact Coulomb below 1e-3 on neutral water, the hardest
+// case measured (docs/msm.md's accuracy guide), at the least cost on the H200 (short range ~ a^3, grids ~ a^-3).
 struct msm_parameters {
-  double cutoff = 10.0;          // a (A): the splitting distance; the short range is exact within it
-  double spacing = 2.0;          // h (A): the finest grid's spacing, any ratio to the map's
+  double cutoff = 9.0;           // a (A): the splitting distance; the short range is exact within it
+  double spacing = 1.5;          // h (A): the finest grid's spacing, any ratio to the map's
   std::string order = "quintic";  // cubic (C1, 4 nodes per axis) | quintic (C2, 6 nodes per axis)
+  std::string splitting = "auto";  // c1 | c2 | c3: gamma's continuity at a; auto: c2 for cubic, c3 for quintic
   int levels = 0;                // grids in the hierarchy; auto: coarsened until the top grid is small
   int order_degree() const { return order == "cubic" ? 3 : 5; }
   static const parameter_fields<msm_parameters>& fields();
@@ -66,8 +67,9 @@ cutoff_function parse_cutoff_function(const std::string& name);    // one of cut
 double pair_potential_f64(const interaction& in, double q, double r2);
 
 // MSM's splitting: g_a(r) = gamma(r / a) / a, gamma(rho) = 1 / rho for rho >= 1 and within a the Taylor expansion of
-// rho^-1 about rho = 1 in (rho^2 - 1), truncated after `degree` terms (C^degree at a: degree 1 for cubic
-// interpolation, 2 for quintic, the most accurate pairs on the actin dimer: docs/msm.md). Even in r, so g_a(r) = sum_j c_j r^(2j) within a: msm_splitting_coefficients gives
+// rho^-1 about rho = 1 in (rho^2 - 1), truncated after `degree` terms (C^degree at a: `splitting`, by default 2 for
+// cubic interpolation and 3 for quintic, the most accurate on water and the actin dimer at h / a = 1/6:
+// docs/msm.md). Even in r, so g_a(r) = sum_j c_j r^(2j) within a: msm_splitting_coefficients gives
 // c_0..c_3 (c_j = 0 beyond the degree) for distance a.
 int msm_splitting_degree(const msm_parameters& p);
 void msm_splitting_coefficients(const msm_parameters& p, double a, double (&c)[4]);

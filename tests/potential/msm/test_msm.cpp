@@ -23,11 +23,12 @@ namespace {
 
 using namespace ppl;
 
-// The relative L2 error the method may reach with these parameters on molecules and water: C (h / a)^p with C the
-// largest measured (docs/msm.md: ubiquitin, 5.5e-4 at quintic 10 / 2.0 and 1.3e-3 at cubic 12 / 2.0), times 2.
+// The relative L2 error the method may reach with these parameters on molecules: C (h / a)^p with C the largest
+// measured at the default splittings (docs/msm.md: ubiquitin, 1.7e-4 at quintic 9 / 1.5 and 8.1e-4 at cubic
+// 12 / 2.0), times 2.
 double tolerance_of(const msm_parameters& m) {
   const int p = m.order_degree();
-  const double c = p == 5 ? 1.75 : 0.28;
+  const double c = p == 5 ? 1.35 : 0.175;
   return 2.0 * c * std::pow(m.spacing / m.cutoff, p);
 }
 
