@@ -87,7 +87,7 @@ class msm_orders : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(msm_orders, random_charges_within_the_tolerance_of_the_parameters) {
   const atoms a = cluster(1500, 30.0, ppl_test::seed(1));
-  const lattice g = make_lattice({-6.0, -6.0, -6.0}, 0.75, {56, 56, 56});
+  const lattice g = make_lattice({-6.0, -6.0, -6.0}, 0.95, {44, 44, 44});
   for (const auto& m : {params(GetParam(), 10.0, 2.5), params(GetParam(), 8.0, 2.0)}) {
     const double tol = tolerance_of(m);
     const result r = run_msm(a, g, m);
@@ -98,7 +98,7 @@ TEST_P(msm_orders, random_charges_within_the_tolerance_of_the_parameters) {
 
 TEST_P(msm_orders, a_perturbed_weight_or_a_dropped_level_fails_the_tolerance) {
   const atoms a = cluster(1500, 30.0, ppl_test::seed(2));
-  const lattice g = make_lattice({-6.0, -6.0, -6.0}, 0.75, {56, 56, 56});
+  const lattice g = make_lattice({-6.0, -6.0, -6.0}, 0.95, {44, 44, 44});
   const msm_parameters m = params(GetParam(), 10.0, 2.0);
   const double tol = tolerance_of(m);
   ASSERT_LE(run_msm(a, g, m).error, tol);
@@ -151,7 +151,7 @@ TEST_P(msm_orders, one_atom_tiny_lattices_and_a_single_level) {
 
 TEST_P(msm_orders, maps_are_bitwise_identical_from_run_to_run) {
   const atoms a = cluster(3000, 30.0, ppl_test::seed(5));
-  const lattice g = make_lattice({-4, -4, -4}, 0.6, {64, 64, 64});
+  const lattice g = make_lattice({-4, -4, -4}, 0.8, {48, 48, 48});
   const auto s = make_msm();
   const interaction in = msm_interaction(params(GetParam(), 10.0, 2.5));
   std::vector<std::vector<float>> maps;
