@@ -38,6 +38,7 @@ run spmv SPMV_PARTS=bench SPMV_ROWS=3000000 SPMV_REPEATS=30
 run krylov KRYLOV_PARTS="bench ilu0" KRYLOV_ROWS=3000000 KRYLOV_FILTER='^(bicgstab|gmres)/auto/jacobi/cd27/' \
   KRYLOV_ILU0_N=100
 run ions IONS_PARTS="target compare" IONS_RUNS=3
+run msm MSM_PARTS="target ions repeat peers" MSM_RUNS=3
 echo "==== all: ${SECONDS} s; results in $root/*-$machine"
 if [ ${#failed[@]} -gt 0 ]; then
   echo "failed: ${failed[*]}"
