@@ -276,7 +276,7 @@ void lattice_cutoff(const Space& space, const msm_plan& plan, int k) {
   const spatial::grid_level l = plan.grids.level[k];
   const auto qk = plan.q[std::size_t(k)];
   const auto ek = plan.e[std::size_t(k)];
-  Kokkos::deep_copy(space, ek, 0.0);
+  // Every kernel below writes every node of e_k; its padding stays the zeros it was allocated with.
   if (k == plan.grids.levels - 1) {
     const auto w = plan.top_weights;
     const int sx = plan.top_span[0], sy = plan.top_span[1];
@@ -295,7 +295,10 @@ void lattice_cutoff(const Space& space, const msm_plan& plan, int k) {
         });
     return;
   }
-  if (k == plan.perturbation.skipped_level) return;
+  if (k == plan.perturbation.skipped_level) {
+    Kokkos::deep_copy(space, ek, 0.0);
+    return;
+  }
   const auto rows = plan.stencil_rows;
   const auto w = plan.stencil_weights;
   const int S = int(rows.extent(0) / 4);
