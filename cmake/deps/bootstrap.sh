@@ -59,11 +59,13 @@ done
 # 1. Debian packages
 # clang-14, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and libomp-14-dev (Clang's OpenMP runtime) build the
 # fuzz/ harnesses (the `fuzz` preset). pdb2pqr turns PDB files into PQR (docs/quickstart.md, CTest docs.quickstart).
+# pybind11-dev and python3-dev build the `ppl` Python module; python3-pytest, -scipy and -mdanalysis run its tests
+# (python/tests) and the MDAnalysis trajectory maps (docs/python.md).
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib python3-mrcfile
   python3-gemmi python3-jsonschema clang-14 libclang-rt-14-dev libomp-14-dev ccache
-  pdb2pqr)
+  pdb2pqr pybind11-dev python3-dev python3-pytest python3-scipy python3-mdanalysis)
 
 install_debian_packages() {
   local missing=()
@@ -238,8 +240,10 @@ build_variant() {
   rm -rf "$staging"
   local cxx=c++
   case "$variant" in cuda*) cxx=$work/kokkos/bin/nvcc_wrapper ;; esac
+  # Position-independent: the static libraries also go into the Python module, a shared object.
   local common=(-G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DCMAKE_CXX_EXTENSIONS=OFF
-    "-DCMAKE_CXX_COMPILER=$cxx" "-DCMAKE_INSTALL_PREFIX=$staging" -DCMAKE_INSTALL_LIBDIR=lib)
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON "-DCMAKE_CXX_COMPILER=$cxx" "-DCMAKE_INSTALL_PREFIX=$staging"
+    -DCMAKE_INSTALL_LIBDIR=lib)
   log "kokkos-$variant: configuring Kokkos $version ($options)"
   # shellcheck disable=SC2086
   cmake -S "$work/kokkos" -B "$work/build-kokkos" "${common[@]}" $options >"$work/kokkos-configure.log" 2>&1 ||

@@ -5,6 +5,8 @@
 #   .devkit/root         Debian packages unpacked with dpkg -x (yaml-cpp, fmt, CLI11, nlohmann-json, GoogleTest,
 #                        Google Benchmark, Eigen)
 # Then fills .device/bin and .device/lib as perf/offline/pack.sh does, so the perf/device drivers run unchanged.
+# The Python module is built too when the node's python3 has pybind11 (pip's package) and its headers: it lands in
+# build/device/python (PYTHONPATH=build/device/python, with .device/lib on LD_LIBRARY_PATH).
 #
 #   perf/offline/build_on_device.sh     (about a minute on 16 cores)
 set -euo pipefail
@@ -21,9 +23,14 @@ for lib in stubs/libcuda.so libcudart.so; do
     ln -sf "$found" "/usr/local/cuda/lib/$lib"
   fi
 done
+python_args=()
+if py=$(command -v python3) && pybind11_dir=$("$py" -m pybind11 --cmakedir 2>/dev/null); then
+  python_args=("-DPython3_EXECUTABLE=$py" "-Dpybind11_DIR=$pybind11_dir")
+fi
 start=$(date +%s)
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" >/dev/null
+  "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" \
+  "${python_args[@]}" >/dev/null
 cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || { tail -60 build/device/build.log; exit 1; }
 echo "device build: $(($(date +%s) - start)) s"
 mkdir -p .device/bin .device/lib

@@ -166,7 +166,7 @@ std::string check_host_threads(const std::vector<std::string>& kokkos_flags) {
   return "";
 }
 
-kokkos_session::kokkos_session(int& argc, char** argv) {
+kokkos_session::kokkos_session(int& argc, char** argv, process_restart restart) {
   // The flags first: a malformed value or a thread count Kokkos cannot hold is refused before the program starts
   // itself again, and before Kokkos starts.
   std::vector<std::string> translated;
@@ -182,7 +182,7 @@ kokkos_session::kokkos_session(int& argc, char** argv) {
   argc = rest;
   argv[argc] = nullptr;
   if (auto cap = check_host_threads(flags_); !cap.empty()) translated.push_back(cap);
-  bound_openmp_spinning();
+  if (restart == process_restart::allowed) bound_openmp_spinning();
   // Kokkos warns when OMP_PROC_BIND is unset; libgomp has read its environment already, so "false" is what
   // applies anyway. Users who want pinned threads set OMP_PROC_BIND=spread OMP_PLACES=threads themselves.
   setenv("OMP_PROC_BIND", "false", 0);

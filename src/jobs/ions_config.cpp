@@ -10,6 +10,7 @@
 #include <numeric>
 
 #include "ppl/core/error.hpp"
+#include "ppl/ions/ion_plan.hpp"
 #include "ppl/ions/structure_io.hpp"
 #include "ppl/jobs/config_helpers.hpp"
 
@@ -24,60 +25,26 @@ const ion_species& species_choice(const config_node& in, const char* key, const 
   return s;
 }
 
-// The sum of the charges, rounded to the nearest integer when within integer_charge_tolerance of it: a neutral
-// molecule's float64 sum is a round-off such as +5.8e-15 whose sign depends on the order of the atoms, and the sign
-// decides which ions go first (docs/ions.md).
-double solute_charge(const std::vector<double>& q) {
-  const double sum = std::accumulate(q.begin(), q.end(), 0.0);
-  const double nearest = std::round(sum);
-  return std::abs(sum - nearest) <= integer_charge_tolerance ? nearest + 0.0 : sum;  // + 0.0: no -0
-}
-
-int gcd(int a, int b) {
-  return b == 0 ? a : gcd(b, a % b);
-}
-
-// The order of the ions (docs/ions.md): the solute's counter-ions first (cations for a negative or neutral solute),
-// then the rest; explicit counts in the species table's order within each sign; salt as formula units, cation(s)
-// then anion(s), one unit after the other, so each kind sees the other's last ions.
+// The order of the ions (ppl/ions/ion_plan.hpp) from the `ions` block; a request error is placed at its key.
 void plan_ions(const config_node& in, ions_job_config& j) {
-  const int counter_sign = j.solute_charge <= 0 ? 1 : -1;
-  auto too_many = [&](const char* key, double n) {
-    if (n > double(max_ions))
-      throw input_error(in.where(key) + fmt::format(": 'ions.{}' asks for {:.6g} ions, more than the {} one job "
-                                                    "places (each ion is one pass over the whole lattice)",
-                                                    key, n, max_ions));
-  };
+  ion_request r;
   if (const auto counts = optional_map(in, "counts")) {
-    std::vector<std::pair<const ion_species*, int>> wanted;
-    double total = 0;
     for (const auto& s : ion_species_table())
-      if (counts->has(s.name)) {
-        wanted.push_back({&s, counts->get_in<int>(s.name, 0, 0, 1000000)});
-        total += wanted.back().second;
-      }
-    too_many("counts", total);
-    for (int pass : {counter_sign, -counter_sign})
-      for (const auto& [s, n] : wanted)
-        if (s->charge * pass > 0) j.order.insert(j.order.end(), std::size_t(n), s);
-    return;
+      if (counts->has(s.name)) r.counts.push_back({&s, counts->get_in<int>(s.name, 0, 0, 1000000)});
+  } else {
+    r.neutralize = j.neutralize;
+    r.salt_molar = j.salt_molar;
+    r.cation = j.cation;
+    r.anion = j.anion;
   }
-  if (j.neutralize && j.solute_charge != 0.0) {
-    j.counterion = j.solute_charge < 0 ? j.cation : j.anion;
-    // Rounded in float64 first: a huge charge must be refused, not overflow the int.
-    const double n = std::round(std::abs(j.solute_charge) / std::abs(j.counterion->charge));
-    too_many("neutralize", n);
-    j.counterions = int(n);
-    j.order.insert(j.order.end(), std::size_t(j.counterions), j.counterion);
-  }
-  const double units = j.salt_molar * ions_per_A3_per_molar * j.solvent_volume;
-  if (units > 1e6) throw input_error(in.where("salt_molar") + ": 'ions.salt_molar' asks for more than 1e6 ions");
-  j.salt_units = int(std::llround(units));
-  const int zc = j.cation->charge, za = -j.anion->charge, g = gcd(zc, za);
-  too_many("salt_molar", double(j.counterions) + double(j.salt_units) * double(za / g + zc / g));
-  for (int u = 0; u < j.salt_units; ++u) {
-    j.order.insert(j.order.end(), std::size_t(za / g), j.cation);
-    j.order.insert(j.order.end(), std::size_t(zc / g), j.anion);
+  try {
+    ion_plan p = plan_ions(r, j.solute_charge, j.solvent_volume);
+    j.order = std::move(p.order);
+    j.counterion = p.counterion;
+    j.counterions = p.counterions;
+    j.salt_units = p.salt_units;
+  } catch (const ion_request_error& e) {
+    throw input_error(in.where(e.key()) + ": " + e.what());
   }
 }
 

@@ -8,20 +8,11 @@
 #include <vector>
 
 #include "potential_config.hpp"
+#include "ppl/ions/ion_plan.hpp"
 #include "ppl/ions/placement.hpp"
 #include "ppl/ions/species.hpp"
 
 namespace ppl {
-
-// Avogadro's number x 1e-27 L/A^3: ions per A^3 at 1 mol/L.
-constexpr double ions_per_A3_per_molar = 6.02214076e-4;
-
-// A solute charge within this of an integer is that integer (the sign rule of the ions' order, the counter-ion count).
-constexpr double integer_charge_tolerance = 1e-6;  // e
-
-// The most ions one job places: each ion is a pass over the whole lattice (0.2 ms on the H200 at 6.4e7 points, tens
-// of ms on a CPU), and no solvated system needs more (0.15 M in a (400 A)^3 box is 5,800 ions).
-constexpr int max_ions = 100000;
 
 struct ions_job_config : potential_map_config {
   ion_convention convention = ion_convention::charmm;

@@ -17,6 +17,7 @@
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/opendx.hpp"
+#include "ppl/ions/ion_plan.hpp"
 #include "ppl/ions/structure_io.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
@@ -161,44 +162,23 @@ class ions_job final : public job {
     return o;
   }
 
-  // The placement loop: per ion, the chosen point comes back from the reduction, then one pass adds the ion's
-  // potential, clears its exclusion sphere from the mask and selects the next ion's point.
+  // The placement loop (ppl/ions/ion_plan.hpp), with the job's progress lines and bar.
   template <class Say>
   std::vector<placed_ion> place(potential_view v, const Say& say, const progress_sink& progress) {
-    ion_placer& p = *cfg_.placer;
     const auto& order = cfg_.order;
-    std::vector<placed_ion> ions;
-    ions.reserve(order.size());
-    if (order.empty()) return ions;
-    Kokkos::fence();
+    if (order.empty()) return {};
     const auto start = clock_type::now();
-    auto t0 = start;
     auto bar = make_progress(progress, order.size());
-    ion_choice c = p.select(v, float(order[0]->charge));
-    for (std::size_t n = 0; n < order.size(); ++n) {
-      const ion_species& sp = *order[n];
-      if (c.index < 0)
-        throw input_error(
-            fmt::format("{}: no allowed lattice point is left for ion {} of {} ({}): fewer ions, "
-                        "smaller distances or a larger lattice",
-                        cfg_.count_where, n + 1, order.size(), sp.name));
-      placed_ion ion;
-      ion.species = &sp;
-      ion.point = c.index;
-      const auto pos = cfg_.grid.point(std::size_t(c.index));
-      ion.x = pos[0], ion.y = pos[1], ion.z = pos[2];
-      ion.potential = double(c.score) / sp.charge;  // exact: q is +-1 or +-2
-      const float next = n + 1 < order.size() ? float(order[n + 1]->charge) : 0.0f;
-      c = p.add_ion(v, c.index, float(sp.charge), cfg_.min_ions, n + 1 < order.size() ? &next : nullptr);
-      Kokkos::fence();
-      const auto t1 = clock_type::now();
-      ion.seconds = std::chrono::duration<double>(t1 - t0).count();
-      ions.push_back(ion);
-      if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
-        say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
-                        seconds_since(start)));
-      if (bar) bar->step(fmt::format("ions: {} {} placed", n + 1, sp.name));
-      t0 = clock_type::now();  // a progress line is not the next ion's time
+    std::vector<placed_ion> ions;
+    try {
+      ions = place_ions(*cfg_.placer, v, order, cfg_.min_ions, [&](std::size_t n, const placed_ion& ion) {
+        if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
+          say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
+                          seconds_since(start)));
+        if (bar) bar->step(fmt::format("ions: {} {} placed", n + 1, ion.species->name));
+      });
+    } catch (const input_error& e) {
+      throw input_error(cfg_.count_where + ": " + e.what());
     }
     if (bar) bar->finish();
     placement_seconds_ = seconds_since(start);

@@ -187,9 +187,9 @@ void read_physics(const config_node& root, potential_map_config& j, const potent
   if (!j.pair.is_cutoff()) {
     for (const char* key : {"radius", "function"})
       if (in->has(key))
-        throw input_error(in->where(key) + ": '" + in->key_path(key) + "' applies only to kind: cutoff" +
-                          (j.pair.is_msm() && std::string(key) == "radius" ? " (msm's splitting distance is 'cutoff')"
-                                                                           : ""));
+        throw input_error(
+            in->where(key) + ": '" + in->key_path(key) + "' applies only to kind: cutoff" +
+            (j.pair.is_msm() && std::string(key) == "radius" ? " (msm's splitting distance is 'cutoff')" : ""));
     if (j.pair.is_msm()) {
       const msm_parameters m = msm_parameters::fields().from(read_parameter_values(msm_space, &*in));
       j.pair = msm_interaction(m);
@@ -234,9 +234,8 @@ void read_strategy(const config_node& root, potential_map_config& j) {
     const config_node* given = params ? &*params : nullptr;
     const auto& entry = registry_entry(potential_strategies(), j.strategy_name, where);
     const parameter_values values = read_parameter_values(entry.parameters, given);
-    j.strategy = with_parameter_errors(given, where, [&] {
-      return make_potential_strategy(j.strategy_name, values, j.pair, where, j.grid.periodic);
-    });
+    j.strategy = with_parameter_errors(
+        given, where, [&] { return make_potential_strategy(j.strategy_name, values, j.pair, where, j.grid.periodic); });
     if (given != nullptr) given->check_all_used();  // keys the space does not declare
     return;
   }
@@ -244,49 +243,12 @@ void read_strategy(const config_node& root, potential_map_config& j) {
     throw input_error(params->where() +
                       ": 'strategy_params' needs a named strategy; strategy: auto chooses the strategy and its "
                       "parameters");
-  potential_problem_summary problem = summarize_problem(j.grid, j.input.size(), j.pair);
-  problem.tolerance = j.verification.tolerance;
-  const potential_choice c = choose_potential_strategy(problem);
-  if (c.use_msm) j.pair = msm_interaction();
-  j.strategy_name = c.strategy;
-  j.strategy_params = c.parameters_yaml();
-  j.strategy_reason = c.reason;
-  const std::string auto_where = where + " auto (" + c.strategy + ")";
-  j.strategy = with_parameter_errors(nullptr, auto_where, [&] {
-    return make_potential_strategy(c.strategy, c.parameters, j.pair, auto_where, j.grid.periodic);
-  });
-  // auto picks only a strategy that takes the job: when the choice's own check refuses it (a 500 A cutoff gives
-  // cutoff_binned more bins in reach than it holds), the next that supports the interaction and accepts it, in the
-  // order of their speed; the reference (float64, every pair) accepts every job the lattice limits allow.
-  std::string first_refusal;
-  try {
-    j.strategy->check({j.input, j.grid, j.pair});
-    return;
-  } catch (const input_error& e) {
-    first_refusal = e.what();
-  }
-  if (c.use_msm) j.pair = coulomb_interaction();  // MSM was auto's own approximation: back to exact Coulomb
-  const std::vector<std::string> fallbacks =
-      j.pair.is_cutoff()
-          ? std::vector<std::string>{"cutoff_binned", "cutoff_large_bins", "cutoff_reference", "reference"}
-      : j.pair.is_msm() ? std::vector<std::string>{"reference"}
-                        : std::vector<std::string>{"gather_coalesced", "gather", "reference"};
-  for (const auto& name : fallbacks) {
-    if (name == c.strategy) continue;
-    try {
-      auto s = make_potential_strategy(name, {}, j.pair, where, j.grid.periodic);
-      s->check({j.input, j.grid, j.pair});
-      j.strategy = std::move(s);
-      j.strategy_reason =
-          c.reason + "; but " + c.strategy + " refuses this job (" + first_refusal + "), and " + name + " takes it";
-      j.strategy_name = name;
-      j.strategy_params.clear();
-      return;
-    } catch (const input_error&) {
-      continue;  // not supported, not in this build or refusing too: the next
-    }
-  }
-  // None takes it: the choice's own refusal is the error (read_potential_map's check says it).
+  auto_strategy chosen = make_auto_strategy(j.input, j.grid, j.pair, j.verification.tolerance, where);
+  j.pair = chosen.pair;
+  j.strategy = std::move(chosen.strategy);
+  j.strategy_name = chosen.name;
+  j.strategy_params = chosen.parameters_yaml;
+  j.strategy_reason = chosen.reason;
 }
 
 void read_outputs(const config_node& root, potential_job_config& j) {

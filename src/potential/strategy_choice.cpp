@@ -136,4 +136,48 @@ potential_choice choose_potential_strategy(const potential_problem_summary& p) {
   return c;
 }
 
+auto_strategy make_auto_strategy(const atoms& a, const lattice& g, const interaction& pair, double tolerance,
+                                 const std::string& where) {
+  potential_problem_summary problem = summarize_problem(g, a.size(), pair);
+  problem.tolerance = tolerance;
+  const potential_choice c = choose_potential_strategy(problem);
+  auto_strategy out;
+  out.pair = c.use_msm ? msm_interaction() : pair;
+  out.name = c.strategy;
+  out.parameters_yaml = c.parameters_yaml();
+  out.reason = c.reason;
+  const std::string auto_where = where + " auto (" + c.strategy + ")";
+  out.strategy = make_potential_strategy(c.strategy, c.parameters, out.pair, auto_where, g.periodic);
+  std::string first_refusal;
+  try {
+    out.strategy->check({a, g, out.pair});
+    return out;
+  } catch (const input_error& e) {
+    first_refusal = e.what();
+  }
+  const interaction asked = pair;  // MSM was auto's own approximation: back to exact Coulomb
+  const std::vector<std::string> fallbacks =
+      asked.is_cutoff()
+          ? std::vector<std::string>{"cutoff_binned", "cutoff_large_bins", "cutoff_reference", "reference"}
+      : asked.is_msm() ? std::vector<std::string>{"reference"}
+                       : std::vector<std::string>{"gather_coalesced", "gather", "reference"};
+  for (const auto& name : fallbacks) {
+    if (name == c.strategy) continue;
+    try {
+      auto s = make_potential_strategy(name, {}, asked, where, g.periodic);
+      s->check({a, g, asked});
+      out.strategy = std::move(s);
+      out.pair = asked;
+      out.reason =
+          c.reason + "; but " + c.strategy + " refuses this job (" + first_refusal + "), and " + name + " takes it";
+      out.name = name;
+      out.parameters_yaml.clear();
+      return out;
+    } catch (const input_error&) {
+      continue;  // not supported, not in this build or refusing too: the next
+    }
+  }
+  return out;  // none takes it: the choice itself, whose check() refuses the problem
+}
+
 }  // namespace ppl

@@ -9,11 +9,16 @@
 
 namespace ppl {
 
+// Whether a program that owns its process (the command, a test or benchmark binary) may start itself again, once,
+// to bound OpenMP's spinning (kokkos_session.cpp says why). A library inside another program (the Python module)
+// must not: it would restart the host program.
+enum class process_restart { allowed, forbidden };
+
 class kokkos_session {
  public:
   // Takes the --kokkos-* arguments out of argv (argc/argv then hold the rest, argv[0] kept) and initializes
   // Kokkos with them. Throws input_error for a malformed flag value; Kokkos is not started then.
-  kokkos_session(int& argc, char** argv);
+  kokkos_session(int& argc, char** argv, process_restart restart = process_restart::allowed);
   ~kokkos_session();
   kokkos_session(const kokkos_session&) = delete;
   kokkos_session& operator=(const kokkos_session&) = delete;

@@ -12,12 +12,15 @@
 //     when auto_rule says so).
 #include <array>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "ppl/core/parameters.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
+#include "ppl/potential/potential_strategy.hpp"
 #include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
@@ -80,12 +83,28 @@ potential_problem_summary summarize_problem(const lattice& g, std::size_t atoms,
 
 struct potential_choice {
   std::string strategy;
-  parameter_values parameters;   // strategy_params it sets (make_potential_strategy takes them); the rest are defaults
-  std::string reason;            // one line, for `ppl run` and the summary
-  bool use_msm = false;          // Coulomb by multilevel summation: the job's interaction becomes msm_interaction()
+  parameter_values parameters;  // strategy_params it sets (make_potential_strategy takes them); the rest are defaults
+  std::string reason;           // one line, for `ppl run` and the summary
+  bool use_msm = false;         // Coulomb by multilevel summation: the job's interaction becomes msm_interaction()
   std::string parameters_yaml() const;  // "{key: value, ...}", "" when none
 };
 
 potential_choice choose_potential_strategy(const potential_problem_summary& p);
+
+// `strategy: auto` made: the rule's choice for these atoms, lattice and interaction (tolerance: what the caller
+// accepts of an approximation, the job's verification tolerance), built, and checked against the problem. When the
+// choice's own check refuses the problem (a 500 A cutoff gives cutoff_binned more bins in reach than it holds), the
+// next strategy that supports the interaction and accepts it, in the order of their speed; the reference (float64,
+// every pair) accepts whatever the lattice limits allow. When none accepts: the choice itself, whose check() says why.
+// What the job (`strategy: auto`) and the Python module (strategy="auto") both run.
+struct auto_strategy {
+  std::unique_ptr<potential_strategy> strategy;
+  std::string name;             // the strategy that runs
+  std::string parameters_yaml;  // its parameters chosen by the rule ("{key: value}"), "" when none
+  std::string reason;           // one line
+  interaction pair;             // the interaction it sums: Coulomb may become MSM (potential_choice::use_msm)
+};
+auto_strategy make_auto_strategy(const atoms& a, const lattice& g, const interaction& pair, double tolerance,
+                                 const std::string& where);
 
 }  // namespace ppl
