@@ -24,23 +24,22 @@ done
 [ -n "$package" ] || die "no built Python package (PPL_PYTHON, $PPL_BUILD/python or build/device/python)"
 export PYTHONUNBUFFERED=1
 
-py() { PYTHONPATH=$1 python3 "${@:2}"; }
 
 if want overhead; then
   echo "== overhead of a call"
-  step overhead 300 py "$package" perf/python/overhead.py --json "$RESULTS/overhead.json"
+  step overhead 300 env PYTHONPATH="$package" python3 perf/python/overhead.py --json "$RESULTS/overhead.json"
   record "Python wall against the C++ compute (perf/python/overhead.py)" <"$RESULTS/overhead.log"
 fi
 if want trajectory; then
   echo "== trajectory frames per second"
-  step trajectory 400 py "$package" perf/python/trajectory.py --json "$RESULTS/trajectory.json"
+  step trajectory 400 env PYTHONPATH="$package" python3 perf/python/trajectory.py --json "$RESULTS/trajectory.json"
   record "Mean map over a trajectory (perf/python/trajectory.py)" <"$RESULTS/trajectory.log"
 fi
 if want host; then
   echo "== the same on the OpenMP build"
-  step host-overhead 300 py "$PPL_OPENMP_BUILD/python" perf/python/overhead.py --json "$RESULTS/host-overhead.json"
+  step host-overhead 300 env PYTHONPATH="$PPL_OPENMP_BUILD/python" python3 perf/python/overhead.py --json "$RESULTS/host-overhead.json"
   record "OpenMP build: overhead" <"$RESULTS/host-overhead.log"
-  step host-trajectory 400 py "$PPL_OPENMP_BUILD/python" perf/python/trajectory.py --frames 20 \
+  step host-trajectory 400 env PYTHONPATH="$PPL_OPENMP_BUILD/python" python3 perf/python/trajectory.py --frames 20 \
     --json "$RESULTS/host-trajectory.json"
   record "OpenMP build: trajectory" <"$RESULTS/host-trajectory.log"
 fi

@@ -23,6 +23,12 @@ for lib in stubs/libcuda.so libcudart.so; do
     ln -sf "$found" "/usr/local/cuda/lib/$lib"
   fi
 done
+# The kit's zlib1g-dev names libz.so by an absolute link that dpkg -x leaves dangling, and its libz.a is not
+# position-independent (the Python module is a shared object): link the node's libz.so.1.
+zlib_args=()
+for z in /usr/lib/x86_64-linux-gnu/libz.so.1 /lib/x86_64-linux-gnu/libz.so.1 /usr/lib64/libz.so.1; do
+  if [ -e "$z" ]; then zlib_args=("-DZLIB_LIBRARY=$z" "-DZLIB_INCLUDE_DIR=$kit/root/usr/include"); break; fi
+done
 python_args=()
 if py=$(command -v python3) && pybind11_dir=$("$py" -m pybind11 --cmakedir 2>/dev/null); then
   python_args=("-DPython3_EXECUTABLE=$py" "-Dpybind11_DIR=$pybind11_dir")
@@ -30,8 +36,11 @@ fi
 start=$(date +%s)
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" \
-  "${python_args[@]}" >/dev/null
-cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || { tail -60 build/device/build.log; exit 1; }
+  "${zlib_args[@]}" "${python_args[@]}" >/dev/null
+cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || {
+  grep -E -A8 '^FAILED|error' build/device/build.log | head -80
+  exit 1
+}
 echo "device build: $(($(date +%s) - start)) s"
 mkdir -p .device/bin .device/lib
 for exe in build/device/ppl build/device/tests/test_* build/device/tests/*/test_* build/device/perf/*/bench_*; do

@@ -322,6 +322,20 @@ void bind_session(py::module_& m) {
 
 }  // namespace ppl::python
 
+namespace {
+
+// pybind11 2.12 replaced calling the exception object with py::set_error (Debian 12 has 2.10, pip 3.x).
+template <class E>
+void raise(py::exception<E>& type, const char* message) {
+#if PYBIND11_VERSION_HEX >= 0x020C0000
+  py::set_error(type, message);
+#else
+  type(message);
+#endif
+}
+
+}  // namespace
+
 PYBIND11_MODULE(_ppl, m) {
   using namespace ppl::python;
   m.doc() = "ppl: electrostatic potential maps, ion placement and sparse Krylov solves on Kokkos (docs/python.md)";
@@ -335,9 +349,9 @@ PYBIND11_MODULE(_ppl, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const ppl::input_error& e) {
-      input(e.what());
+      raise(input, e.what());
     } catch (const ppl::error& e) {
-      error(ppl::one_line_failure(e).c_str());
+      raise(error, ppl::one_line_failure(e).c_str());
     }
   });
   bind_session(m);

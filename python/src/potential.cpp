@@ -137,8 +137,16 @@ void finish(map_plan& p, map_target& t, std::size_t* excluded = nullptr) {
   const auto& phys = p.physics();
   py::gil_scoped_release release;
   if (t.host != nullptr) {
+    // CUDA build, NumPy result: the unit scale on the device (a pass at its bandwidth, not the host's one thread),
+    // then the copy.
+    const bool scaled = phys.exclusion_radius <= 0;
+    if (scaled) scale_on_device(t.view, phys.scale());
     Kokkos::View<float*, Kokkos::HostSpace, Kokkos::MemoryUnmanaged> h(t.host, t.view.extent(0));
     Kokkos::deep_copy(h, t.view);
+    if (scaled) {
+      if (excluded) *excluded = 0;
+      return;
+    }
   }
   float* host = t.host != nullptr ? t.host : host_memory ? t.view.data() : nullptr;
   if (host != nullptr) {

@@ -4,6 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 #include <ctime>
+#include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <typeinfo>
 
@@ -48,6 +50,28 @@ std::string utc_timestamp() {
   return buf;
 }
 
+#if defined(KOKKOS_ENABLE_CUDA)
+namespace {
+
+// cudaGetDeviceProperties fills every field, some by slow driver queries (about a millisecond): a plan that checks
+// the device's memory per trajectory frame would pay it per frame. The properties of a device do not change.
+bool cached_device_properties(int dev, cudaDeviceProp& out) {
+  static std::mutex m;
+  static std::map<int, cudaDeviceProp> cache;
+  const std::lock_guard<std::mutex> lock(m);
+  auto it = cache.find(dev);
+  if (it == cache.end()) {
+    cudaDeviceProp p{};
+    if (cudaGetDeviceProperties(&p, dev) != cudaSuccess) return false;
+    it = cache.emplace(dev, p).first;
+  }
+  out = it->second;
+  return true;
+}
+
+}  // namespace
+#endif
+
 system_info query_system_info() {
   system_info s;
   s.ppl_version = PPL_VERSION;
@@ -68,7 +92,7 @@ system_info query_system_info() {
 #if defined(KOKKOS_ENABLE_CUDA)
   int dev = 0;
   cudaDeviceProp prop{};
-  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+  if (cudaGetDevice(&dev) == cudaSuccess && cached_device_properties(dev, prop)) {
     s.device_name = prop.name;
     s.device_memory_gib = static_cast<double>(prop.totalGlobalMem) / (1024.0 * 1024.0 * 1024.0);
     s.multiprocessors = prop.multiProcessorCount;

@@ -94,12 +94,15 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, co
   geo.scan_level = 0;
   if (binned_scratch_bytes(geo, 0) > std::size_t(Kokkos::TeamPolicy<>::scratch_size_max(0))) geo.scan_level = 1;
   geo.segment_test = bp.segment_test;
-  stencil = Kokkos::View<int*>("ppl::potential::stencil", 3 * stencil_host.size());
+  // From the device block cache: a plan made again per trajectory frame allocates nothing after the first.
+  auto stencil_block = make_cached_view<int>(3 * stencil_host.size());
+  stencil = stencil_block.view, storage.push_back(stencil_block.block);
   auto h = Kokkos::create_mirror_view(stencil);
   for (std::size_t s = 0; s < stencil_host.size(); ++s)
     for (int d = 0; d < 3; ++d) h(3 * s + d) = stencil_host[s][std::size_t(d)];
   Kokkos::deep_copy(stencil, h);
-  offsets16 = Kokkos::View<short*>("ppl::potential::offsets16", 4 * stencil_host.size());
+  auto offsets_block = make_cached_view<short>(4 * stencil_host.size());
+  offsets16 = offsets_block.view, storage.push_back(offsets_block.block);
   auto h16 = Kokkos::create_mirror_view(offsets16);
   for (std::size_t s = 0; s < stencil_host.size(); ++s)
     for (int d = 0; d < 4; ++d) {

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/potential/kernels/row_accumulate.hpp"
 #include "ppl/spatial/atom_bins.hpp"
@@ -110,6 +111,7 @@ class binned_plan final : public potential_plan {
   Kokkos::View<int*> stencil;  // 3 ints per offset
   std::vector<std::array<int, 3>> stencil_host;
   Kokkos::View<short*> offsets16;  // the offsets as 4 shorts each (x, y, z, 0): cutoff_binned_cuda's __constant__ copy
+  std::vector<std::shared_ptr<device_block>> storage;  // the cache's blocks under stencil and offsets16
   // The overflow atoms' map, summed on the host during the device kernel (empty when no bin overflowed).
   mutable Kokkos::View<float*, Kokkos::HostSpace> overflow_map_host;
   mutable potential_view overflow_map;

@@ -12,9 +12,12 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <string>
 #include <type_traits>
+#include <vector>
 
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/spatial/bin_grid.hpp"
 #include "ppl/spatial/point_charges.hpp"
@@ -55,6 +58,9 @@ struct atom_bins {
   Kokkos::View<atom4*, Kokkos::HostSpace> overflow_host;
   std::size_t dropped = 0;    // atoms outside a non-periodic grid (or with a non-finite coordinate)
   std::size_t max_count = 0;  // atoms in the fullest bin, before capping at capacity
+  // The cached device blocks under slots, counts and overflow (device_buffers.hpp), when they live in the default
+  // memory space: a plan rebuilt per trajectory frame then allocates nothing after the first.
+  std::vector<std::shared_ptr<device_block>> storage;
 };
 
 // Bytes of memory a build with `n_atoms` atoms needs at its peak on its memory space: the slots and counts it
@@ -67,6 +73,22 @@ void check_atom_bins_memory(const bin_grid& grid, int capacity, std::size_t n_at
                             const std::string& memory);
 
 namespace detail {
+
+// n elements of T on MemorySpace, uninitialized: from the process-wide block cache when MemorySpace is the default
+// memory space (each Kokkos allocation on CUDA is a cudaMalloc, its release a synchronizing cudaFree, about 50 us
+// the pair: nine of them were most of the binning of a 10,000-atom frame), else a new allocation. `keep` receives
+// the block, which must outlive the View.
+template <class T, class MemorySpace>
+Kokkos::View<T*, MemorySpace> scratch_view(const char* label, std::size_t n,
+                                           std::vector<std::shared_ptr<device_block>>& keep) {
+  if constexpr (std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>) {
+    auto c = make_cached_view<T>(n);
+    keep.push_back(std::move(c.block));
+    return Kokkos::View<T*, MemorySpace>(c.view.data(), n);
+  } else {
+    return Kokkos::View<T*, MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+  }
+}
 
 // Moves h[root] down the max-heap h[0, end).
 KOKKOS_INLINE_FUNCTION void sift_down(int* h, int root, int end) {
@@ -129,7 +151,6 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
   using range64 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
   using ints = Kokkos::View<int*, MemorySpace>;
   using atom_view = Kokkos::View<atom4*, MemorySpace>;
-  const auto no_init = [](const std::string& label) { return Kokkos::view_alloc(Kokkos::WithoutInitializing, label); };
 
   const int n = int(atoms.extent(0));
   const int nb = grid.size();
@@ -137,11 +158,19 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
 
   atom_bins<MemorySpace> out;
   out.grid = grid;
+  // Temporaries (released to the cache when the build returns, after its fence) and the results' blocks.
+  std::vector<std::shared_ptr<device_block>> temporaries;
+  const auto temp_atoms = [&](const char* label, std::size_t count) {
+    return detail::scratch_view<atom4, MemorySpace>(label, count, temporaries);
+  };
+  const auto temp_ints = [&](const char* label, std::size_t count) {
+    return detail::scratch_view<int, MemorySpace>(label, count, temporaries);
+  };
 
   // (a), (b): the bin of every atom (-1: dropped), its position (periodic: wrapped), the bin counts.
-  const atom_view pos(no_init("ppl::spatial::positions"), n);
-  const ints bin(no_init("ppl::spatial::atom_bin"), n);
-  const ints count(no_init("ppl::spatial::bin_counts"), nb);
+  const atom_view pos = temp_atoms("ppl::spatial::positions", std::size_t(n));
+  const ints bin = temp_ints("ppl::spatial::atom_bin", std::size_t(n));
+  const ints count = detail::scratch_view<int, MemorySpace>("ppl::spatial::bin_counts", std::size_t(nb), out.storage);
   Kokkos::deep_copy(exec, count, 0);
   std::size_t dropped = 0;
   Kokkos::parallel_reduce(
@@ -176,8 +205,8 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
   out.capacity = cap;
 
   // (c): exclusive scans: CSR offsets of every bin's atoms, and of its overflow atoms.
-  const ints offset(no_init("ppl::spatial::bin_offsets"), std::size_t(nb) + 1);
-  const ints over_offset(no_init("ppl::spatial::overflow_offsets"), std::size_t(nb) + 1);
+  const ints offset = temp_ints("ppl::spatial::bin_offsets", std::size_t(nb) + 1);
+  const ints over_offset = temp_ints("ppl::spatial::overflow_offsets", std::size_t(nb) + 1);
   Kokkos::parallel_scan(
       "ppl::spatial::bin_offsets", range(exec, 0, nb), KOKKOS_LAMBDA(const int b, int& run, const bool final) {
         const int c = count(b);
@@ -202,8 +231,8 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
   const int kept = n - int(dropped);
 
   // (d): permute into CSR order (the order within a bin depends on the schedule here) ...
-  const ints perm(no_init("ppl::spatial::permutation"), std::size_t(kept));
-  const ints cursor(no_init("ppl::spatial::bin_cursors"), nb);
+  const ints perm = temp_ints("ppl::spatial::permutation", std::size_t(kept));
+  const ints cursor = temp_ints("ppl::spatial::bin_cursors", std::size_t(nb));
   Kokkos::deep_copy(exec, cursor, 0);
   Kokkos::parallel_for(
       "ppl::spatial::permute", range(exec, 0, n), KOKKOS_LAMBDA(const int i) {
@@ -216,7 +245,8 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
       KOKKOS_LAMBDA(const int b) { detail::sort_ints(perm.data() + offset(b), offset(b + 1) - offset(b)); });
 
   // Slots: the first `capacity` atoms of each bin, then the sentinel.
-  out.slots = atom_view(no_init("ppl::spatial::slots"), std::size_t(nb) * std::size_t(cap));
+  out.slots = detail::scratch_view<atom4, MemorySpace>("ppl::spatial::slots", std::size_t(nb) * std::size_t(cap),
+                                                       out.storage);
   const atom_view slots = out.slots;
   Kokkos::parallel_for(
       "ppl::spatial::fill_slots", range64(exec, 0, std::int64_t(nb) * cap), KOKKOS_LAMBDA(const std::int64_t t) {
@@ -224,7 +254,9 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
         slots(t) = s < count(b) ? pos(perm(offset(b) + s)) : empty_slot();
       });
   // Overflow: the rest, bin-major.
-  out.overflow = atom_view(no_init("ppl::spatial::overflow"), std::size_t(n_over));
+  out.overflow = n_over > 0 ? detail::scratch_view<atom4, MemorySpace>("ppl::spatial::overflow", std::size_t(n_over),
+                                                                       out.storage)
+                             : atom_view();
   const atom_view overflow = out.overflow;
   Kokkos::parallel_for(
       "ppl::spatial::fill_overflow", range(exec, 0, kept), KOKKOS_LAMBDA(const int p) {
