@@ -30,11 +30,12 @@ import numpy as np
 import ppl
 import ppl.mdanalysis
 
-warnings.filterwarnings("ignore", module="MDAnalysis")  # its deprecation notes and the DCD writer's unit cell
 try:
     import MDAnalysis as mda
 except ImportError:
     mda = None
+# MDAnalysis' deprecation notes and the DCD writer's unit-cell warning (after the import: it sets filters of its own)
+warnings.simplefilter("ignore")
 
 
 def make_frames(atoms, frames, box, seed):
