@@ -8,7 +8,7 @@
 # The Python module is built too when the node's python3 has pybind11 (pip's package) and its headers: it lands in
 # build/device/python (PYTHONPATH=build/device/python, with .device/lib on LD_LIBRARY_PATH).
 #
-#   perf/offline/build_on_device.sh     (about a minute on 16 cores)
+#   perf/offline/build_on_device.sh     (about two minutes on 16 cores; PPL_DEVICE_TARGETS="..." builds only those)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 kit=$PWD/.devkit
@@ -37,7 +37,10 @@ start=$(date +%s)
 cmake -S . -B build/device -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "-DCMAKE_PREFIX_PATH=$kit/kokkos-cuda;$kit/root/usr" "-DCMAKE_CXX_COMPILER=$kit/kokkos-cuda/bin/nvcc_wrapper" \
   "${zlib_args[@]}" "${python_args[@]}" >/dev/null
-cmake --build build/device -j "$(nproc)" -- -k 0 >build/device/build.log 2>&1 || {
+# PPL_DEVICE_TARGETS: build only these targets (e.g. "ppl_python test_spatial"); default everything.
+# shellcheck disable=SC2086
+cmake --build build/device -j "$(nproc)" ${PPL_DEVICE_TARGETS:+--target $PPL_DEVICE_TARGETS} -- -k 0 \
+  >build/device/build.log 2>&1 || {
   grep -E -A8 '^FAILED|error' build/device/build.log | head -80
   exit 1
 }

@@ -86,7 +86,7 @@ Kokkos::View<T*, MemorySpace> scratch_view(const char* label, std::size_t n,
     keep.push_back(std::move(c.block));
     return Kokkos::View<T*, MemorySpace>(c.view.data(), n);
   } else {
-    return Kokkos::View<T*, MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, label), n);
+    return Kokkos::View<T*, MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
   }
 }
 
