@@ -11,6 +11,7 @@ docs/msm.md). Then, in VMD: mol new TOPOLOGY; mol addfile OUT.dx.
 import argparse
 import sys
 import time
+import warnings
 
 import MDAnalysis as mda
 import numpy as np
@@ -20,6 +21,7 @@ import ppl.mdanalysis
 
 
 def main():
+    warnings.simplefilter("ignore")  # MDAnalysis' deprecation notes (after its import: it sets filters of its own)
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("topology")
     ap.add_argument("trajectory")
