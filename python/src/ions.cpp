@@ -33,15 +33,6 @@ py::array_t<float> scaled_host_copy(potential_view v, const lattice& g, double s
   return a;
 }
 
-double nearest_atom(const atoms& a, double x, double y, double z) {
-  double best = std::numeric_limits<double>::infinity();
-  for (std::size_t n = 0; n < a.size(); ++n) {
-    const double dx = a.x[n] - x, dy = a.y[n] - y, dz = a.z[n] - z;
-    best = std::min(best, dx * dx + dy * dy + dz * dz);
-  }
-  return std::sqrt(best);
-}
-
 py::dict place(const py::object& positions, const py::object& charges, const lattice& g, const py::object& radii,
                const py::object& counts, bool neutralize, double salt_molar, const std::string& cation,
                const std::string& anion, double min_solute, double min_ions, double min_border,
@@ -118,7 +109,7 @@ py::dict place(const py::object& positions, const py::object& charges, const lat
     pos.mutable_data()[3 * i] = ion.x, pos.mutable_data()[3 * i + 1] = ion.y, pos.mutable_data()[3 * i + 2] = ion.z;
     points.mutable_data()[i] = ion.point;
     potential.mutable_data()[i] = ion.potential * scale;
-    nearest.mutable_data()[i] = nearest_atom(a, ion.x, ion.y, ion.z);
+    nearest.mutable_data()[i] = nearest_atom_distance(a, ion.x, ion.y, ion.z);
     seconds.mutable_data()[i] = ion.seconds;
   }
   if (std::abs(net) < 1e-9) net = 0.0;

@@ -11,6 +11,7 @@
 #include "ppl/io/opendx.hpp"
 #include "ppl/potential/reference.hpp"
 #include "ppl/potential/verification.hpp"
+#include "ppl/spatial/lattice_geometry.hpp"
 
 namespace ppl::python {
 namespace {
@@ -28,8 +29,8 @@ std::vector<py::ssize_t> map_shape(const lattice& g) {
 // A map on the device, for CuPy, Numba or PyTorch (__cuda_array_interface__), or the host (get(), np.asarray).
 class device_array : live_object {
  public:
-  device_array(cached_view<float> c, std::vector<py::ssize_t> shape)
-      : view(c.view), block(std::move(c.block)), shape(std::move(shape)) {}
+  device_array(cached_view<float> c, std::vector<py::ssize_t> dims)
+      : view(c.view), block(std::move(c.block)), shape(std::move(dims)) {}
   potential_view view;
   std::shared_ptr<device_block> block;  // the cache's allocation under `view` (device_buffers.hpp)
   std::vector<py::ssize_t> shape;
@@ -239,14 +240,6 @@ lattice make_lattice(const std::array<double, 3>& origin, double spacing, const 
     throw input_error(std::string("lattice: ") + e.what());
   }
   return g;
-}
-
-grid_geometry geometry_of(const lattice& g) {
-  grid_geometry out;
-  out.origin = g.origin;
-  out.delta = {g.spacing, g.spacing, g.spacing};
-  out.dims = g.dims;
-  return out;
 }
 
 const float* map_values(const f32_array& values, const lattice& g) {

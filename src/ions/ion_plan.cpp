@@ -4,8 +4,10 @@
 #include <fmt/format.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace ppl {
@@ -21,6 +23,15 @@ double solute_charge(const std::vector<double>& q) {
   const double sum = std::accumulate(q.begin(), q.end(), 0.0);
   const double nearest = std::round(sum);
   return std::abs(sum - nearest) <= integer_charge_tolerance ? nearest + 0.0 : sum;  // + 0.0: no -0
+}
+
+double nearest_atom_distance(const atoms& a, double x, double y, double z) {
+  double best = std::numeric_limits<double>::infinity();
+  for (std::size_t n = 0; n < a.size(); ++n) {
+    const double dx = a.x[n] - x, dy = a.y[n] - y, dz = a.z[n] - z;
+    best = std::min(best, dx * dx + dy * dy + dz * dz);
+  }
+  return std::sqrt(best);
 }
 
 ion_plan plan_ions(const ion_request& r, double charge, double solvent_volume) {

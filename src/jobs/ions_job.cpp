@@ -22,6 +22,7 @@
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/potential/summary.hpp"
+#include "ppl/spatial/lattice_geometry.hpp"
 
 namespace ppl {
 namespace {
@@ -30,23 +31,6 @@ using clock_type = std::chrono::steady_clock;
 
 double seconds_since(clock_type::time_point t0) {
   return std::chrono::duration<double>(clock_type::now() - t0).count();
-}
-
-grid_geometry geometry_of(const lattice& g) {
-  grid_geometry out;
-  out.origin = g.origin;
-  out.delta = {g.spacing, g.spacing, g.spacing};
-  out.dims = g.dims;
-  return out;
-}
-
-double nearest_atom(const atoms& a, double x, double y, double z) {
-  double best = std::numeric_limits<double>::infinity();
-  for (std::size_t n = 0; n < a.size(); ++n) {
-    const double dx = a.x[n] - x, dy = a.y[n] - y, dz = a.z[n] - z;
-    best = std::min(best, dx * dx + dy * dy + dz * dz);
-  }
-  return std::sqrt(best);
 }
 
 class ions_job final : public job {
@@ -112,7 +96,7 @@ class ions_job final : public job {
     phases_.emplace_back("copy_map_after_to_host", seconds_since(t0));
     for (auto& ion : ions) {
       ion.potential *= scale;
-      ion.nearest_solute = nearest_atom(a, ion.x, ion.y, ion.z);
+      ion.nearest_solute = nearest_atom_distance(a, ion.x, ion.y, ion.z);
     }
     for (std::size_t n = 0; n < ions.size() && ctx.verbose; ++n) {
       const auto& ion = ions[n];

@@ -21,17 +21,10 @@
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/potential/summary.hpp"
+#include "ppl/spatial/lattice_geometry.hpp"
 
 namespace ppl {
 namespace {
-
-grid_geometry geometry_of(const lattice& g) {
-  grid_geometry out;
-  out.origin = g.origin;
-  out.delta = {g.spacing, g.spacing, g.spacing};
-  out.dims = g.dims;
-  return out;
-}
 
 class potential_job final : public job {
  public:

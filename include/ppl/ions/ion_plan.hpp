@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "ppl/core/error.hpp"
+#include "ppl/io/atoms.hpp"
 #include "ppl/ions/placement.hpp"
 #include "ppl/ions/species.hpp"
 #include "ppl/ions/structure_io.hpp"
@@ -29,6 +30,9 @@ constexpr int max_ions = 100000;
 // molecule's float64 sum is a round-off such as +5.8e-15 whose sign depends on the order of the atoms, and the sign
 // decides which ions go first.
 double solute_charge(const std::vector<double>& q);
+
+// The distance from (x, y, z) to the nearest atom of `a` (A; every atom visited: once per placed ion).
+double nearest_atom_distance(const atoms& a, double x, double y, double z);
 
 // Explicit counts per species, or neutralising counter-ions and salt.
 struct ion_request {
