@@ -1,7 +1,6 @@
 #include "bench_scenarios.hpp"
 
 #include <array>
-
 #include <map>
 #include <memory>
 
@@ -97,28 +96,55 @@ std::vector<variant> variants() {
     for (const auto& [c, rows, tile] : std::vector<std::array<int, 3>>{
              {8, 1, 256}, {8, 2, 512}, {8, 4, 1024}, {8, 8, 2048}, {8, 16, 2048}, {16, 2, 512}, {16, 4, 2048}}) {
       const std::string label = std::to_string(c) + "," + std::to_string(rows) + "," + std::to_string(tile);
-      v.push_back({"gather_coalesced/C,rows,tile=" + label, "gather_coalesced",
-                   {{"coarsening", c}, {"block_rows", rows}, {"tile_atoms", tile}}, false, true, false});
+      v.push_back({"gather_coalesced/C,rows,tile=" + label,
+                   "gather_coalesced",
+                   {{"coarsening", c}, {"block_rows", rows}, {"tile_atoms", tile}},
+                   false,
+                   true,
+                   false});
     }
   // Constant-memory pass size (the constant-memory kernels collapse in some launch shapes: docs/potential.md).
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 256, 512, 1024})
-      v.push_back({"gather_constmem_cuda/atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
-                   {{"atoms_per_pass", pass}}, false, true, false});
+      v.push_back({"gather_constmem_cuda/atoms_per_pass=" + std::to_string(pass),
+                   "gather_constmem_cuda",
+                   {{"atoms_per_pass", pass}},
+                   false,
+                   true,
+                   false});
   if (potential_strategies().find("gather_constmem_cuda"))
     for (int pass : {128, 512})
-      v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass), "gather_constmem_cuda",
-                   {{"coarsening", 16}, {"atoms_per_pass", pass}}, false, true, false});
+      v.push_back({"gather_constmem_cuda/C=16,atoms_per_pass=" + std::to_string(pass),
+                   "gather_constmem_cuda",
+                   {{"coarsening", 16}, {"atoms_per_pass", pass}},
+                   false,
+                   true,
+                   false});
   if (potential_strategies().find("gather_hybrid_rsqrt_cuda")) {
-    for (int c : {8, 16})
+    for (int c : {8, 16, 32})
       for (int s = 0; s <= c / 2; ++s)
         v.push_back({"gather_hybrid_rsqrt_cuda/C=" + std::to_string(c) + ",S=" + std::to_string(s),
-                     "gather_hybrid_rsqrt_cuda", {{"coarsening", c}, {"software_points", s}}, false, true, false});
+                     "gather_hybrid_rsqrt_cuda",
+                     {{"coarsening", c}, {"software_points", s}},
+                     false,
+                     true,
+                     false});
+    // Team shapes around the balance point S = C / 4.
+    for (const auto& [c, s, rows] : std::vector<std::array<int, 3>>{{16, 3, 8}, {16, 4, 8}, {32, 8, 8}, {32, 8, 4}})
+      v.push_back({"gather_hybrid_rsqrt_cuda/C=" + std::to_string(c) + ",S=" + std::to_string(s) +
+                       ",rows=" + std::to_string(rows),
+                   "gather_hybrid_rsqrt_cuda",
+                   {{"coarsening", c}, {"software_points", s}, {"block_rows", rows}},
+                   false,
+                   true,
+                   false});
     // The team shape that was fastest in the probe (perf/results/potential-h200): 32 x 16 threads, 2048-atom tiles.
     for (int s : {0, 1, 2, 3})
       v.push_back({"gather_hybrid_rsqrt_cuda/C=8,S=" + std::to_string(s) + ",rows=16,tile=2048",
                    "gather_hybrid_rsqrt_cuda",
-                   {{"coarsening", 8}, {"software_points", s}, {"block_rows", 16}, {"tile_atoms", 2048}}, false, true,
+                   {{"coarsening", 8}, {"software_points", s}, {"block_rows", 16}, {"tile_atoms", 2048}},
+                   false,
+                   true,
                    false});
   }
   return v;

@@ -26,14 +26,43 @@ struct alignas(16) tile_atom {  // 16-byte aligned so a scratch read is one vect
   float x, y, z, q;
 };
 
-// The portable row op: kernels::accumulate_row (rsqrt unit on a GPU, vectorised Newton on a host).
+// The portable row op: kernels::accumulate_row (rsqrt unit on a GPU, vectorised Newton on a host). A row op has two
+// entries: `apply` applies the singularity rule itself; `apply_clear` may assume that no atom of the tile lies on
+// the row's line (the kernel checked the whole tile against the team's rows when it staged it).
 struct portable_row {
+  static constexpr int min_teams_per_sm = 0;  // no launch bounds
   template <int C>
   KOKKOS_FORCEINLINE_FUNCTION static void apply(const float (&x)[C], float y, float z, const tile_atom& at,
                                                 float (&v)[C]) {
     kernels::accumulate_row<C>(x, y, z, at.x, at.y, at.z, at.q, v);
   }
+  template <int C>
+  KOKKOS_FORCEINLINE_FUNCTION static void apply_clear(const float (&x)[C], float y, float z, const tile_atom& at,
+                                                      float (&v)[C]) {
+    const float dy = y - at.y, dz = z - at.z;
+    kernels::accumulate_row_clear<C>(x, dy * dy + dz * dz, at.x, at.q, v);
+  }
 };
+
+// The largest team a kernel with launch bounds takes (the default GPU team, 512 threads).
+constexpr int gpu_team_bound = 512;
+
+// Atoms summed into fresh partial sums before these are added to the point's total: float32 sums of 4e4 terms in
+// one accumulator lost 3e-6 (relative L2) to rounding; sums of partial sums of 256 lose a fraction of that (the
+// error grows with sqrt(256) + sqrt(n / 256) instead of sqrt(n)), for one add per point per 256 atoms.
+constexpr int partial_sum_atoms = 256;
+
+// Whether one of the n rows from row (j, k) onwards passes within the singularity radius of the atom's line along
+// x: the kernel's own dy^2 + dz^2 per row (row_y, row_z are coord(j), coord(k)), against 4x the radius^2 for
+// rounding differences (a false alarm only sends a tile to the checked loop).
+KOKKOS_INLINE_FUNCTION bool meets_rows(const spatial::lattice_shape& g, int j, int k, int n, float ay, float az) {
+  for (int r = 0; r < n; ++r) {
+    const float dy = g.coord(j) - ay, dz = g.coord(k) - az;
+    if (dy * dy + dz * dz < 4.0f * kernels::coincidence_radius2_f) return true;
+    if (++j == g.ny) j = 0, ++k;
+  }
+  return false;
+}
 
 // Where a team's sums go when every team sums all the atoms: the point's value, overwritten or added to.
 struct direct_store {
@@ -48,10 +77,15 @@ struct direct_store {
 // Space: the execution space of the launch (each kernel is instantiated for every space of the build).
 template <class Space, int C, class Row, class Store = direct_store>
 struct coalesced_kernel {
-  using policy = Kokkos::TeamPolicy<Space>;
+  // Row::min_teams_per_sm (CUDA __launch_bounds__): teams a multiprocessor must hold at once, which caps the
+  // registers per thread (2 teams of 512: 64).
+  using policy =
+      Kokkos::TeamPolicy<Space,
+                         Kokkos::LaunchBounds<Row::min_teams_per_sm == 0 ? 0 : gpu_team_bound, Row::min_teams_per_sm>>;
   using member = typename policy::member_type;
   using scratch_view =
       Kokkos::View<tile_atom*, typename Space::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+  using sums_view = Kokkos::View<float*, typename Space::scratch_memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 
   Kokkos::View<const atom4*> atoms;
   Store store;
@@ -61,8 +95,16 @@ struct coalesced_kernel {
   // Store::split only: league rank = chunk * point_tiles + point tile; chunk k sums atoms [k, k + 1) * chunk_atoms.
   int point_tiles = 1, chunk_atoms = 0;
 
+  // Team scratch: the atom tile in level 0 (shared memory on a GPU); each thread's C running sums in level 1
+  // (global memory, per team, cached: read and written once per partial_sum_atoms atoms), point c of thread t at
+  // c * team + t. Kept there rather than in registers so that the registers hold the partial sums, and not in
+  // level 0, which Kokkos 3.4 caps at 48 KiB per team on CUDA.
+  static std::size_t tile_bytes(int tile_atoms) { return scratch_view::shmem_size(std::size_t(tile_atoms)); }
+  static std::size_t sums_bytes(int team_size) { return sums_view::shmem_size(std::size_t(C) * team_size); }
+
   KOKKOS_INLINE_FUNCTION void operator()(const member& m) const {
     scratch_view s(m.team_scratch(0), tile);
+    sums_view sums(m.team_scratch(1), std::size_t(C) * m.team_size());
     const int rank = m.team_rank(), team = m.team_size();
     const int tx = rank % width, ty = rank / width;
     const int league = m.league_rank();
@@ -75,27 +117,47 @@ struct coalesced_kernel {
     const int row = by * rows + ty;
     const int rowc = row < nrows ? row : nrows - 1;  // compute somewhere valid, store nothing
     const float y = g.row_y(rowc), z = g.row_z(rowc);
-    float x[C], v[C];
+    float x[C];
     for (int c = 0; c < C; ++c) {
       x[c] = g.coord(i0 + c * width);
-      v[c] = 0.0f;
+      sums(c * team + rank) = 0.0f;
     }
+    // The team's rows, clamped as the threads clamp theirs: the rows a staged atom is checked against.
+    const int row_lo = by * rows < nrows ? by * rows : nrows - 1;
+    const int team_rows = (by * rows + rows - 1 < nrows ? by * rows + rows - 1 : nrows - 1) - row_lo + 1;
+    const int j_lo = row_lo % g.ny, k_lo = row_lo / g.ny;
     for (int t0 = a_begin; t0 < a_end; t0 += tile) {
       const int count = a_end - t0 < tile ? a_end - t0 : tile;
       m.team_barrier();  // everyone is done with the previous tile
+      int on_a_row = 0;
       for (int a = rank; a < count; a += team) {
         const atom4 at = atoms(t0 + a);
         s(a) = tile_atom{at.x, at.y, at.z, at.q};
+        on_a_row |= meets_rows(g, j_lo, k_lo, team_rows, at.y, at.z) ? 1 : 0;
       }
+      // Team-uniform: a tile with no atom on any of the team's rows (nearly every tile) runs the loop without the
+      // per-atom test, which cost 4-5 of the 40 instructions per atom and thread at C = 8 (branch, sync, compare).
+      m.team_reduce(Kokkos::Max<int>(on_a_row));
       m.team_barrier();
-      PPL_DEVICE_UNROLL(4)
-      for (int a = 0; a < count; ++a) Row::template apply<C>(x, y, z, s(a), v);
+      for (int b0 = 0; b0 < count; b0 += partial_sum_atoms) {
+        const int b1 = count - b0 < partial_sum_atoms ? count : b0 + partial_sum_atoms;
+        float p[C];
+        for (int c = 0; c < C; ++c) p[c] = 0.0f;
+        if (on_a_row) {
+          PPL_DEVICE_UNROLL(4)
+          for (int a = b0; a < b1; ++a) Row::template apply<C>(x, y, z, s(a), p);
+        } else {
+          PPL_DEVICE_UNROLL(4)
+          for (int a = b0; a < b1; ++a) Row::template apply_clear<C>(x, y, z, s(a), p);
+        }
+        for (int c = 0; c < C; ++c) sums(c * team + rank) += p[c];
+      }
     }
     if (row < nrows) {
       const std::int64_t base = g.row_start(row);
       for (int c = 0; c < C; ++c) {
         const int i = i0 + c * width;
-        if (i < g.nx) store(chunk, base + i, v[c]);
+        if (i < g.nx) store(chunk, base + i, sums(c * team + rank));
       }
     }
   }
@@ -152,7 +214,8 @@ template <class Space, int C, class Row, class Store = direct_store>
 int max_team_size(int tile) {
   using kernel_type = coalesced_kernel<Space, C, Row, Store>;
   typename kernel_type::policy probe(1, 1);
-  probe.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(std::size_t(tile))));
+  probe.set_scratch_size(0, Kokkos::PerTeam(kernel_type::tile_bytes(tile)));
+  probe.set_scratch_size(1, Kokkos::PerTeam(kernel_type::sums_bytes(1024)));  // the largest team a GPU launches
   return probe.team_size_max(kernel_type{}, Kokkos::ParallelForTag());
 }
 
@@ -219,7 +282,8 @@ void launch_tiles(const Space& space, const std::string& label, const device_ato
                                           " exceeds the team size limit " + std::to_string(max_team) + " of " +
                                           Space::name());
   typename kernel_type::policy policy(space, int(league), s.width * s.rows);
-  policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::scratch_view::shmem_size(s.tile)));
+  policy.set_scratch_size(0, Kokkos::PerTeam(kernel_type::tile_bytes(s.tile)));
+  policy.set_scratch_size(1, Kokkos::PerTeam(kernel_type::sums_bytes(s.width * s.rows)));
   const kernel_type kernel{a.data, store,      g.shape(), t.nrows,      int(a.size()), s.width,
                            s.rows, t.blocks_x, s.tile,    int(t.tiles), chunk_atoms};
   Kokkos::parallel_for("ppl::potential::" + label, policy, kernel);
@@ -236,8 +300,9 @@ void launch_coalesced(const Space& space, const std::string& label, const device
 template <class P>
 parameter_fields<P>& tile_fields(parameter_fields<P>& f) {
   return f
-      .integer_or_auto("block_width", &P::block_width, 1, 1024,
-                       "threads along x per team (auto: 1 on the host; on a GPU 32, or 8-16 for rows shorter than 32 C)")
+      .integer_or_auto(
+          "block_width", &P::block_width, 1, 1024,
+          "threads along x per team (auto: 1 on the host; on a GPU 32, or 8-16 for rows shorter than 32 C)")
       .integer_or_auto("block_rows", &P::block_rows, 1, 1024, "rows per team (auto: 1 host, 512 / block_width GPU)")
       .integer("tile_atoms", &P::tile_atoms, 1, 2048, "atoms per team-scratch tile (16 B each)");
 }

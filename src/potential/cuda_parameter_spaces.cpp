@@ -20,8 +20,8 @@ const parameter_fields<gather_hybrid_rsqrt_cuda_params>& gather_hybrid_rsqrt_cud
   static const auto f = [] {
     using P = gather_hybrid_rsqrt_cuda_params;
     parameter_fields<P> d;
-    d.integer_of("coarsening", &P::coarsening, {8, 16}, "points per thread (C)")
-        .integer("software_points", &P::software_points, 0, 8,
+    d.integer_of("coarsening", &P::coarsening, {8, 16, 32}, "points per thread (C)")
+        .integer("software_points", &P::software_points, 0, 16,
                  "of the C points, how many take the software rsqrt (at most C / 2)");
     return potential_detail::tile_fields(d);
   }();

@@ -74,8 +74,8 @@ struct gather_constmem_cuda_params {
 
 // `gather_hybrid_rsqrt_cuda`: gather_coalesced's tiles, software_points of the C points per thread on the FMA pipe.
 struct gather_hybrid_rsqrt_cuda_params : tile_params {
-  int coarsening = 8;
-  int software_points = 1;  // at most coarsening / 2
+  int coarsening = 16;
+  int software_points = 3;  // at most coarsening / 2
   static const parameter_fields<gather_hybrid_rsqrt_cuda_params>& fields();
 };
 

@@ -70,6 +70,18 @@ KOKKOS_FORCEINLINE_FUNCTION void accumulate_row_dyz2(const float (&x)[C], float 
   }
 }
 
+// The unmasked loop alone, for a caller that knows dy^2 + dz^2 >= 1e-8 for this atom and row.
+template <int C, class Term = coulomb_term>
+KOKKOS_FORCEINLINE_FUNCTION void accumulate_row_clear(const float (&x)[C], float dyz2, float ax, float q, float (&v)[C],
+                                                      const Term& term = Term{}) {
+  PPL_POINTS_LOOP
+  for (int c = 0; c < C; ++c) {
+    const float dx = x[c] - ax;
+    const float r2 = dx * dx + dyz2;
+    v[c] += term(q, r2, fast_rsqrt(r2));
+  }
+}
+
 template <int C, class Term = coulomb_term>
 KOKKOS_FORCEINLINE_FUNCTION void accumulate_row(const float (&x)[C], float y, float z, float ax, float ay, float az,
                                                 float q, float (&v)[C], const Term& term = Term{}) {
