@@ -195,8 +195,9 @@ def map_line(name, m, ions):
             f"{w['atom_evaluations_per_s']:.3e}/s, set-up {1e3 * m['setup_s']:.2f} ms")
     sb = m.get("strategy_breakdown", {})
     if "setup_binning_s" in sb:
-        line += (f" (upload {1e3 * sb['setup_upload_s']:.2f}, binning {1e3 * sb['setup_binning_s']:.2f}, overflow "
-                 f"atoms {sb.get('overflow_atoms', 0):.0f})")
+        stencil = f", stencil {1e3 * sb['setup_stencil_s']:.2f}" if "setup_stencil_s" in sb else ""
+        line += (f" (upload {1e3 * sb['setup_upload_s']:.2f}, binning {1e3 * sb['setup_binning_s']:.2f}{stencil}, "
+                 f"overflow atoms {sb.get('overflow_atoms', 0):.0f})")
     if "short_range_s" in sb:  # msm: set-up + map, and the phases of the last compute
         levels = " ".join(f"{1e3 * sb[k]:.2f}" for k in sorted((k for k in sb if k.startswith("level")),
                                                              key=lambda k: int(k[5:-2])))

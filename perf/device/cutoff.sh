@@ -4,8 +4,9 @@
 #
 #   perf/device/cutoff.sh RESULTS_DIR          e.g. perf/results/cutoff-h200
 #
-# Each job bins the atoms once (the set-up, reported apart: atoms to the device, device binning, host overflow),
-# then times 1 warm-up + 5 computes between fences (median, min, max) and checks 300 sampled points against float64.
+# Each job bins the atoms once (the set-up, reported apart: atoms to the device, device binning, the offset list,
+# host overflow; strategy_breakdown's setup_upload_s, setup_binning_s, setup_stencil_s), then times 1 warm-up + 5
+# computes between fences (median, min, max) and checks 300 sampled points against float64.
 # Parts (CUTOFF_PARTS, default "target params scale"):
 #   target  cutoff_binned_cuda CUTOFF_RUNS (3) times and the portable cutoff_binned twice -> water1m-*.json;
 #   params  parameter choices of both kernels and cutoff_large_bins (one job each, 3 timed computes), and the

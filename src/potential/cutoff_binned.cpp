@@ -84,6 +84,7 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, co
   t0 = clock::now();
   bins = spatial::build_atom_bins(atoms, geo.grid, bp.capacity, grow_to);
   binning_seconds = seconds_since(t0);
+  t0 = clock::now();
   geo.capacity = bins.capacity;
   params.capacity = geo.capacity;
   const double extent[3] = {pr.grid.spacing * (bp.region[0] - 1), pr.grid.spacing * (bp.region[1] - 1),
@@ -111,6 +112,7 @@ binned_plan::binned_plan(const potential_problem& pr, const binned_setup& bp, co
       h16(4 * s + d) = short(o);
     }
   Kokkos::deep_copy(offsets16, h16);
+  stencil_seconds = seconds_since(t0);
   if (bins.overflow_host.extent(0) > 0) {
     overflow_map_host = Kokkos::View<float*, Kokkos::HostSpace>("ppl::potential::overflow_host", pr.grid.size());
     overflow_map = potential_view("ppl::potential::overflow", pr.grid.size());
@@ -282,7 +284,8 @@ std::vector<std::pair<std::string, double>> binned_plan::breakdown() const {
           {"fullest_bin", double(bins.max_count)}, {"overflow_atoms", double(bins.overflow_host.extent(0))},
           {"dropped_atoms", double(bins.dropped)}, {"stencil_bins", double(geo.stencil_size)},
           {"setup_upload_s", upload_seconds},      {"setup_binning_s", binning_seconds},
-          {"overflow_host_s", host_seconds},       {"compute_wall_s", wall_seconds}};
+          {"setup_stencil_s", stencil_seconds},    {"overflow_host_s", host_seconds},
+          {"compute_wall_s", wall_seconds}};
 }
 
 double binned_plan::pairs_examined() const {

@@ -118,9 +118,10 @@ class binned_plan final : public potential_plan {
   // The last compute (seconds): the host's overflow sum (while the kernel runs), and the whole compute from the
   // launch to the device's end (kernel, overflow sum, copy and add).
   mutable double host_seconds = 0, wall_seconds = 0;
-  // Set-up (seconds): the atoms' conversion to the lattice frame and upload, and the device binning (count, scan,
-  // permute, fill; fenced).
-  double upload_seconds = 0, binning_seconds = 0;
+  // Set-up (seconds): the atoms' conversion to the lattice frame and upload (to_device; 0 when the caller staged
+  // them), the device binning (build_atom_bins: count, scan, scatter, order and fill; fenced), and the region's
+  // offset list (computed on the host, copied to the device).
+  double upload_seconds = 0, binning_seconds = 0, stencil_seconds = 0;
 
  private:
   void count_pairs() const;

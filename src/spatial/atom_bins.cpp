@@ -17,9 +17,9 @@ std::size_t atom_bins_bytes(const bin_grid& grid, int capacity, std::size_t n_at
   const double n = double(n_atoms);
   double bytes = bins * capacity * sizeof(atom4) + bins * sizeof(int);  // slots, counts
   if (n_atoms > 0) {
-    bytes += n * sizeof(atom4);                                  // overflow (at most every atom)
-    bytes += n * (sizeof(atom4) + 2 * sizeof(int));              // positions, bin of each atom, permutation
-    bytes += (bins + 1) * 2 * sizeof(int) + bins * sizeof(int);  // offsets, overflow offsets, cursors
+    bytes += n * sizeof(atom4);             // overflow (at most every atom)
+    bytes += n * 3 * sizeof(int);           // bin, provisional rank, CSR place of each atom
+    bytes += (bins + 1) * 2 * sizeof(int);  // offsets, overflow offsets
   }
   if (!(bytes < 1.8e19)) return SIZE_MAX;
   return std::size_t(bytes);

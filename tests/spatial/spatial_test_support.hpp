@@ -102,14 +102,14 @@ host_bins to_host(const ppl::spatial::atom_bins<MemorySpace>& b) {
 
 // Builds on a fresh instance of Exec from host atoms copied to Exec's memory space.
 template <class Exec>
-host_bins build_on(const std::vector<atom4>& atoms, const bin_grid& g, int capacity) {
+host_bins build_on(const std::vector<atom4>& atoms, const bin_grid& g, int capacity, int grow_to = 0) {
   using memory = typename Exec::memory_space;
   Kokkos::View<atom4*, Kokkos::HostSpace> h("atoms_host", atoms.size());
   for (std::size_t i = 0; i < atoms.size(); ++i) h(i) = atoms[i];
   Kokkos::View<atom4*, memory> d("atoms", atoms.size());
   Kokkos::deep_copy(d, h);
   const Kokkos::View<const atom4*, memory> c = d;
-  return to_host(ppl::spatial::build_atom_bins(Exec(), c, g, capacity));
+  return to_host(ppl::spatial::build_atom_bins(Exec(), c, g, capacity, grow_to));
 }
 
 // Whether bin (bx, by, bz)'s box contains p (float64, with a few float32 ulps of slack).

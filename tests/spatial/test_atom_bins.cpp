@@ -1,18 +1,20 @@
 // atom_bins: every rule of atom_bins.hpp checked by brute force (spatial_test_support.hpp) on seeded random and
 // clustered atoms, capacities 1, 2 and 8, on the default execution space and on Kokkos::Serial; determinism; the
-// periodic wrap; the radius rule of non-periodic grids; the memory estimate.
+// periodic wrap; the radius rule of non-periodic grids; the memory estimate; repeated builds allocate nothing.
 #include <gtest/gtest.h>
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
 #include <limits>
 #include <random>
+#include <utility>
 #include <vector>
 
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/core/error.hpp"
-#include "ppl/spatial/point_charges.hpp"
 #include "ppl/spatial/atom_bins.hpp"
 #include "ppl/spatial/bin_grid.hpp"
+#include "ppl/spatial/point_charges.hpp"
 #include "spatial_test_support.hpp"
 
 namespace {
@@ -77,7 +79,7 @@ TEST(atom_bins, clustered_atoms_overfill_bins) {
   for (const atom4& a : sparse) atoms.push_back(atom4{a.x, a.y, a.z, float(atoms.size() + 1)});
   for (int capacity : {1, 2, 8}) check_all_builds(atoms, grid, capacity);
   const host_bins b = build_on<Kokkos::DefaultExecutionSpace>(atoms, grid, 8);
-  // The fullest bins hold more than 32 atoms, so the heap sort path of the per-bin ordering ran too.
+  // The fullest bins hold more than 32 atoms, so the team path of the per-bin ordering (fill_large_bins) ran too.
   EXPECT_GT(b.max_count, 32u);
   EXPECT_GT(b.overflow.size(), atoms.size() / 4);
 }
@@ -221,7 +223,7 @@ TEST(atom_bins, memory_estimate) {
   EXPECT_EQ(ppl::spatial::atom_bins_bytes(grid, 8), nb * 8 * sizeof(atom4) + nb * sizeof(int));
   const std::size_t with_atoms = ppl::spatial::atom_bins_bytes(grid, 8, 100000);
   EXPECT_GT(with_atoms, ppl::spatial::atom_bins_bytes(grid, 8));
-  EXPECT_GE(with_atoms, ppl::spatial::atom_bins_bytes(grid, 8) + 100000 * (2 * sizeof(atom4) + 2 * sizeof(int)));
+  EXPECT_GE(with_atoms, ppl::spatial::atom_bins_bytes(grid, 8) + 100000 * (sizeof(atom4) + 3 * sizeof(int)));
   EXPECT_NO_THROW(ppl::spatial::check_atom_bins_memory(grid, 8, 100000, double(with_atoms), "test memory"));
   const std::string msg = ppl_test::error_of<ppl::input_error>(
       [&] { ppl::spatial::check_atom_bins_memory(grid, 8, 100000, double(with_atoms) - 1.0, "test memory"); });
@@ -247,6 +249,27 @@ TEST(atom_bins, library_builds_from_device_atoms) {
   const std::vector<atom4> in(d.host.data(), d.host.data() + d.size());
   EXPECT_EQ(check_bins(dev, in), "");
   EXPECT_TRUE(identical(dev, host));
+}
+
+// A build done again (a plan per trajectory frame) takes its three blocks (temporaries, counts, slots) and the
+// overflow's from the cache: no allocation after the first.
+TEST(atom_bins, repeated_builds_allocate_nothing) {
+  std::mt19937_64 rng(ppl_test::seed(7));
+  auto g = make_lattice(0.5, 30, 24, 20);
+  ppl::atoms a;
+  for (int i = 0; i < 4000; ++i)
+    a.push_back(g.origin[0] + ppl::test::uniform(rng, -6.0, 20.0), g.origin[1] + ppl::test::uniform(rng, -6.0, 18.0),
+                g.origin[2] + ppl::test::uniform(rng, -6.0, 16.0), double(i + 1));
+  const auto d = ppl::to_device(a, g);
+  const bin_grid grid = make_bin_grid(g, 3.0, 5.0, false);
+  for (const auto& [capacity, grow_to] : {std::pair{8, 32}, {2, 0}}) {
+    { const auto warm = ppl::spatial::build_atom_bins(d, grid, capacity, grow_to); }
+    const auto before = ppl::device_buffer_statistics();
+    const auto b = ppl::spatial::build_atom_bins(d, grid, capacity, grow_to);
+    const auto after = ppl::device_buffer_statistics();
+    EXPECT_EQ(after.allocations, before.allocations) << "capacity " << capacity;
+    EXPECT_EQ(after.reuses, before.reuses + (b.overflow.extent(0) > 0 ? 4 : 3)) << "capacity " << capacity;
+  }
 }
 
 }  // namespace

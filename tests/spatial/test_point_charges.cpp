@@ -1,8 +1,12 @@
-// to_device: positions relative to the lattice origin, shifted in float64 before rounding to float32.
+// to_device: positions relative to the lattice origin, shifted in float64 before rounding to float32; the staged
+// upload of a GPU build (run here on any build) gives the same bytes.
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <string>
 
+#include "ppl/core/device_buffers.hpp"
 #include "ppl/spatial/point_charges.hpp"
 
 TEST(to_device, shifts_by_the_origin_before_rounding_far_away_coordinates) {
@@ -49,4 +53,42 @@ TEST(to_device, zero_atoms_and_many_atoms) {
     ASSERT_EQ(d.host(i).z, float(a.z[i] - 2.0));
     ASSERT_EQ(d.host(i).q, float(a.q[i]));
   }
+}
+
+// The staged path (what to_device does on a GPU) gives the direct path's bytes on the host and on the device, for
+// pieces of one atom, of sizes that do not divide the count, and of the whole count and more.
+TEST(to_device, staged_pieces_give_the_same_atoms) {
+  const double lo[3] = {-20, -5, 0}, hi[3] = {30, 25, 12};
+  const auto a = ppl::random_atoms(3001, lo, hi, -2, 2, 17);
+  ppl::lattice g;
+  g.origin = {1e4 + 0.3, -7.25, 2.0};
+  g.spacing = 0.5;
+  const auto direct = ppl::to_device(a, g);
+  const auto direct_data = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), direct.data);
+  for (std::size_t chunk : {std::size_t(1), std::size_t(7), std::size_t(1000), std::size_t(3001), std::size_t(5000)}) {
+    SCOPED_TRACE("chunk " + std::to_string(chunk));
+    const auto d = ppl::point_charges_detail::to_device_staged(a, g, chunk);
+    ASSERT_EQ(d.size(), a.size());
+    ASSERT_EQ(d.host.extent(0), a.size());
+    const auto data = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d.data);
+    EXPECT_EQ(std::memcmp(d.host.data(), direct.host.data(), a.size() * sizeof(ppl::atom4)), 0);
+    EXPECT_EQ(std::memcmp(data.data(), direct_data.data(), a.size() * sizeof(ppl::atom4)), 0);
+  }
+  EXPECT_EQ(ppl::point_charges_detail::to_device_staged(ppl::atoms{}, g, 10).size(), 0u);
+  EXPECT_EQ(ppl::point_charges_detail::staging_chunk_atoms(1000), 65536u);
+  EXPECT_EQ(ppl::point_charges_detail::staging_chunk_atoms(2000000), 125000u);
+  EXPECT_EQ(ppl::point_charges_detail::staging_chunk_atoms(100000000), 262144u);
+}
+
+// A second upload of the same size takes its staging buffers from the cache (nothing is page-locked again).
+TEST(to_device, staging_buffers_are_reused) {
+  const double lo[3] = {0, 0, 0}, hi[3] = {10, 10, 10};
+  const auto a = ppl::random_atoms(2000, lo, hi, -1, 1, 3);
+  const ppl::lattice g;
+  (void)ppl::point_charges_detail::to_device_staged(a, g, 500);
+  const auto before = ppl::staging_buffer_statistics();
+  (void)ppl::point_charges_detail::to_device_staged(a, g, 500);
+  const auto after = ppl::staging_buffer_statistics();
+  EXPECT_EQ(after.allocations, before.allocations);
+  EXPECT_EQ(after.reuses, before.reuses + 1);
 }

@@ -4,8 +4,9 @@
 // header, and its release a cudaFree, which waits for the device: about 50 us each on the H200 (the 40 KB output of
 // the PMPP plane, perf/results/potential-h200), as long as that plane's whole kernel. A released block waits in a
 // process-wide cache for the next request it fits, so a caller that maps, frees and maps again (a sweep's points, a
-// library user's one-shot calls) allocates once. Blocks live in the default memory space; the cache holds at most
-// cache_limit_bytes of released blocks (larger ones are freed at release) and is emptied when Kokkos finalizes.
+// library user's one-shot calls) allocates once. Blocks live in the default memory space (and, in their own cache,
+// in the host staging space below); the cache holds at most cache_limit_bytes of released blocks (larger ones are
+// freed at release) and is emptied when Kokkos finalizes.
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <memory>
@@ -31,6 +32,20 @@ struct device_buffer_stats {
 };
 device_buffer_stats device_buffer_statistics();
 constexpr std::size_t cache_limit_bytes = std::size_t(1) << 30;
+
+// Host memory that the device copies from with one DMA: page-locked (CudaHostPinnedSpace) in CUDA builds, where a
+// copy from pageable memory is staged by the driver through its own buffers (a memcpy by the calling thread, then
+// the transfer, piece by piece); plain host memory elsewhere. Page-locking costs time per page and the memory is
+// taken from the system, so what a caller keeps there is small and reused: a second cache, of at most
+// staging_cache_limit_bytes, with the same rules.
+#if defined(KOKKOS_ENABLE_CUDA)
+using host_staging_space = Kokkos::CudaHostPinnedSpace;
+#else
+using host_staging_space = Kokkos::HostSpace;
+#endif
+std::shared_ptr<device_block> acquire_staging_bytes(std::size_t bytes);
+device_buffer_stats staging_buffer_statistics();
+constexpr std::size_t staging_cache_limit_bytes = std::size_t(64) << 20;
 
 // n elements of T in a cached block: an unmanaged View over it, and the block that must outlive every copy of the
 // View (keep it beside the View).

@@ -4,21 +4,25 @@
 // with no per-bin offsets to look up and no divergence between bins of different fill; a slot that holds no atom is a
 // sentinel the kernel may evaluate (it contributes exactly 0) or stop at. The atoms that do not fit (a bin fuller than
 // `capacity`) go to an overflow list that the host sums, so the capacity can be sized for the typical density
-// instead of the worst bin. The build runs on an execution space (the device for large inputs) by count, exclusive
-// scan and permute, and is deterministic: within a bin atoms are ordered by input index, the first `capacity` go to
-// the slots, the rest to the overflow list (bin-major, then by input index), whatever the thread schedule.
-// Timing the build is the caller's business.
+// instead of the worst bin. The build runs on an execution space (the device for large inputs) as a counting sort
+// (count, exclusive scan, scatter, then per bin an ordering and the fill), and is deterministic: within a bin atoms
+// are ordered by input index, the first `capacity` go to the slots, the rest to the overflow list (bin-major, then by
+// input index), whatever the thread schedule. Timing the build is the caller's business; its two phases are Kokkos
+// profiling regions (ppl::spatial::build_atom_bins[count] up to the one readback, [fill] after it).
 #include <Kokkos_Core.hpp>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "ppl/core/device_buffers.hpp"
 #include "ppl/core/error.hpp"
+#include "ppl/core/kokkos_compat.hpp"
 #include "ppl/spatial/bin_grid.hpp"
 #include "ppl/spatial/point_charges.hpp"
 
@@ -40,7 +44,9 @@ KOKKOS_INLINE_FUNCTION bool is_empty_slot(const atom4& a) {
 // specialise for other layouts (ArborX's AccessTraits idea), e.g. a record holding a position array.
 template <class Record>
 struct point_charge_access {
-  KOKKOS_INLINE_FUNCTION static atom4 get(const Record& r) { return atom4{float(r.x), float(r.y), float(r.z), float(r.q)}; }
+  KOKKOS_INLINE_FUNCTION static atom4 get(const Record& r) {
+    return atom4{float(r.x), float(r.y), float(r.z), float(r.q)};
+  }
 };
 
 template <class MemorySpace>
@@ -58,14 +64,14 @@ struct atom_bins {
   Kokkos::View<atom4*, Kokkos::HostSpace> overflow_host;
   std::size_t dropped = 0;    // atoms outside a non-periodic grid (or with a non-finite coordinate)
   std::size_t max_count = 0;  // atoms in the fullest bin, before capping at capacity
-  // The cached device blocks under slots, counts and overflow (device_buffers.hpp), when they live in the default
-  // memory space: a plan rebuilt per trajectory frame then allocates nothing after the first.
+  // The blocks under slots, counts and overflow: from the block cache (device_buffers.hpp) when they live in the
+  // default memory space, so a plan rebuilt per trajectory frame allocates nothing after the first.
   std::vector<std::shared_ptr<device_block>> storage;
 };
 
 // Bytes of memory a build with `n_atoms` atoms needs at its peak on its memory space: the slots and counts it
-// returns, the overflow list (at most n_atoms atoms), and the temporaries of the build (per atom: wrapped position,
-// bin, permutation; per bin: offsets, cursors, overflow offsets). With n_atoms = 0: the slots and counts alone.
+// returns, the overflow list (at most n_atoms atoms), and the temporaries of the build (per atom: bin, provisional
+// rank, CSR place; per bin: offsets, overflow offsets). With n_atoms = 0: the slots and counts alone.
 // Saturates at SIZE_MAX. Throws input_error unless capacity >= 1.
 std::size_t atom_bins_bytes(const bin_grid& grid, int capacity, std::size_t n_atoms = 0);
 // Throws input_error (naming the bins, the capacity and `memory`) unless atom_bins_bytes(...) <= available_bytes.
@@ -74,66 +80,170 @@ void check_atom_bins_memory(const bin_grid& grid, int capacity, std::size_t n_at
 
 namespace detail {
 
-// n elements of T on MemorySpace, uninitialized: from the process-wide block cache when MemorySpace is the default
-// memory space (each Kokkos allocation on CUDA is a cudaMalloc, its release a synchronizing cudaFree, about 50 us
-// the pair: nine of them were most of the binning of a 10,000-atom frame), else a new allocation. `keep` receives
-// the block, which must outlive the View.
-template <class T, class MemorySpace>
-Kokkos::View<T*, MemorySpace> scratch_view(const char* label, std::size_t n,
-                                           std::vector<std::shared_ptr<device_block>>& keep) {
-  if constexpr (std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>) {
-    auto c = make_cached_view<T>(n);
-    keep.push_back(std::move(c.block));
-    return Kokkos::View<T*, MemorySpace>(c.view.data(), n);
-  } else {
-    return Kokkos::View<T*, MemorySpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string(label)), n);
-  }
+// Bins of at most this many atoms (all of them at cutoff densities) are ordered and filled by one thread, from a
+// local array; fuller bins by a team (fill_large_bins), launched only when the fullest bin is fuller than this.
+constexpr int small_bin_atoms = 32;
+
+// A block of `bytes` on MemorySpace, for a build's arrays: from the process-wide block cache when MemorySpace is
+// the default memory space (each Kokkos allocation on CUDA is a cudaMalloc, its release a synchronizing cudaFree,
+// about 50 us the pair), else a new Kokkos allocation owned by the block.
+template <class MemorySpace>
+class space_block final : public device_block {
+ public:
+  explicit space_block(std::size_t bytes)
+      : v_(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("ppl::spatial::atom_bins")), bytes) {}
+  void* data() const override { return v_.data(); }
+  std::size_t bytes() const override { return v_.extent(0); }
+
+ private:
+  Kokkos::View<char*, MemorySpace> v_;
+};
+template <class MemorySpace>
+std::shared_ptr<device_block> acquire_block(std::size_t bytes) {
+  if constexpr (std::is_same_v<MemorySpace, Kokkos::DefaultExecutionSpace::memory_space>)
+    return acquire_device_bytes(bytes);
+  else
+    return std::make_shared<space_block<MemorySpace>>(bytes == 0 ? 1 : bytes);
 }
 
-// Moves h[root] down the max-heap h[0, end).
-KOKKOS_INLINE_FUNCTION void sift_down(int* h, int root, int end) {
-  while (true) {
-    int child = 2 * root + 1;
-    if (child >= end) return;
-    if (child + 1 < end && h[child + 1] > h[child]) ++child;
-    if (h[root] >= h[child]) return;
-    const int t = h[root];
-    h[root] = h[child];
-    h[child] = t;
-    root = child;
+// Typed arrays carved one after the other (256-byte aligned) out of one block, so that a build asks for one
+// allocation where it has several arrays of sizes known together.
+template <class MemorySpace>
+class carved_block {
+ public:
+  static constexpr std::size_t align = 256;
+  static std::size_t bytes_of(std::size_t n, std::size_t size) { return (n * size + align - 1) / align * align; }
+  // `bytes`: the sum of bytes_of() over the arrays that take() will hand out.
+  carved_block(std::size_t bytes, std::vector<std::shared_ptr<device_block>>& keep)
+      : block_(acquire_block<MemorySpace>(bytes)) {
+    keep.push_back(block_);
   }
-}
+  template <class T>
+  Kokkos::View<T*, MemorySpace> take(std::size_t n) {
+    T* p = reinterpret_cast<T*>(static_cast<char*>(block_->data()) + used_);
+    used_ += bytes_of(n, sizeof(T));
+    if (used_ > block_->bytes()) throw std::logic_error("atom bins: carved past the end of a block");
+    return Kokkos::View<T*, MemorySpace>(p, n);
+  }
 
-// Sorts a[0, n) ascending: insertion sort for short segments (the common case, a bin's atoms), heap sort above
-// (no recursion, no scratch, O(n log n) when many atoms share one bin).
-KOKKOS_INLINE_FUNCTION void sort_ints(int* a, int n) {
-  if (n <= 32) {
-    for (int i = 1; i < n; ++i) {
-      const int v = a[i];
-      int j = i - 1;
-      while (j >= 0 && a[j] > v) {
-        a[j + 1] = a[j];
-        --j;
+ private:
+  std::shared_ptr<device_block> block_;
+  std::size_t used_ = 0;
+};
+
+// The exclusive scan of the bin counts into CSR offsets; the last bin writes the totals: offset(nb) and
+// header(0) = the atoms kept, header(1) = the fullest bin (a scan of (sum, max) pairs, so that no reduction with its
+// own launch and readback is needed).
+template <class MemorySpace>
+struct count_scan {
+  struct value_type {
+    int sum, max;
+  };
+  Kokkos::View<int*, MemorySpace> count, offset, header;
+  int nb;
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v.sum = v.max = 0; }
+  KOKKOS_INLINE_FUNCTION void join(PPL_KOKKOS_JOIN_VOLATILE value_type& d,
+                                   const PPL_KOKKOS_JOIN_VOLATILE value_type& s) const {
+    d.sum += s.sum;
+    if (s.max > d.max) d.max = s.max;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int b, value_type& v, const bool final) const {
+    const int c = count(b);
+    if (final) {
+      offset(b) = v.sum;
+      if (b == nb - 1) {
+        offset(nb) = header(0) = v.sum + c;
+        header(1) = c > v.max ? c : v.max;
       }
-      a[j + 1] = v;
     }
-    return;
+    v.sum += c;
+    if (c > v.max) v.max = c;
   }
-  for (int i = n / 2 - 1; i >= 0; --i) sift_down(a, i, n);
-  for (int end = n - 1; end > 0; --end) {
-    const int t = a[0];
-    a[0] = a[end];
-    a[end] = t;
-    sift_down(a, 0, end);
+};
+
+// Sorts a[0, n) ascending, n <= small_bin_atoms (insertion sort: a bin's few atoms).
+KOKKOS_INLINE_FUNCTION void sort_small(int* a, int n) {
+  for (int i = 1; i < n; ++i) {
+    const int v = a[i];
+    int j = i - 1;
+    while (j >= 0 && a[j] > v) {
+      a[j + 1] = a[j];
+      --j;
+    }
+    a[j + 1] = v;
   }
+}
+
+// The number of elements of the ascending a[lo, hi) below v.
+KOKKOS_INLINE_FUNCTION int count_below(const int* a, int lo, int hi, int v) {
+  const int first = lo;
+  while (lo < hi) {
+    const int mid = lo + (hi - lo) / 2;
+    if (a[mid] < v)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo - first;
+}
+
+// Sorts the distinct ints a[0, c) ascending with the threads of team m, t[0, c) as scratch; returns the one of a and
+// t that holds the result. A bottom-up merge sort: in the pass of width w, element e of a run moves to its place in
+// the merged pair of runs, its index in its run plus the number of elements of the other run below it (a binary
+// search), so every element of a pass is placed independently: log2(c) passes of c / team_size binary searches.
+template <class Member>
+KOKKOS_INLINE_FUNCTION int* team_merge_sort(const Member& m, int* a, int* t, const int c) {
+  for (int w = 1; w < c; w *= 2) {
+    Kokkos::parallel_for(Kokkos::TeamThreadRange(m, c), [&](const int e) {
+      const int run = e / w, start = run * w, pair_start = (run & ~1) * w;
+      const int other = (run ^ 1) * w;
+      const int lo = other < c ? other : c, hi = other + w < c ? other + w : c;
+      const int v = a[e];
+      t[pair_start + (e - start) + count_below(a, lo, hi, v)] = v;
+    });
+    m.team_barrier();
+    int* const done = t;
+    t = a;
+    a = done;
+  }
+  return a;
+}
+
+// A Kokkos profiling region for the life of the object (popped on the way out of an exception too).
+class profiling_region {
+ public:
+  explicit profiling_region(const char* name) { Kokkos::Profiling::pushRegion(name); }
+  ~profiling_region() { Kokkos::Profiling::popRegion(); }
+  profiling_region(const profiling_region&) = delete;
+  profiling_region& operator=(const profiling_region&) = delete;
+};
+
+// The position build_atom_bins stores for atom i: its input position, wrapped into a periodic box (the arithmetic
+// that chose its bin, so the two agree bit for bit).
+template <class AtomView>
+KOKKOS_INLINE_FUNCTION atom4 stored_position(const AtomView& atoms, const bin_grid& g, const int i) {
+  const atom4 a = point_charge_access<typename AtomView::non_const_value_type>::get(atoms(i));
+  float x = a.x, y = a.y, z = a.z;
+  g.wrap_position(x, y, z);
+  return atom4{x, y, z, a.q};
 }
 
 }  // namespace detail
 
-// Builds the bins of `atoms` (any records point_charge_access reads, in the lattice frame, as device_atoms holds them)
-// on `exec`, which must be able to access MemorySpace. Throws input_error unless capacity >= 1 and atoms.extent(0) <= INT_MAX. grow_to > capacity: when the
-// fullest bin holds more than `capacity` atoms, the capacity grows to it (rounded up to 4 slots, at most grow_to),
-// decided between the count and the fill, so one build suffices. Fences `exec` before returning.
+// Builds the bins of `atoms` (any records point_charge_access reads, in the lattice frame, as device_atoms holds
+// them) on `exec`, which must be able to access MemorySpace. Throws input_error unless capacity >= 1 and
+// atoms.extent(0) <= INT_MAX. grow_to > capacity: when the fullest bin holds more than `capacity` atoms, the capacity
+// grows to it (rounded up to 4 slots, at most grow_to), decided between the count and the fill, so one build
+// suffices. Fences `exec` before returning.
+//
+// The steps, for the GPU: (a) clear the counts; (b) per atom its bin and, by an atomic increment of the bin's count,
+// a provisional rank in it; (c) scan the counts into CSR offsets, with the atoms kept and the fullest bin; one
+// readback of those two numbers (the capacity and the slots' size depend on them); (d) scatter the atom indices to
+// their CSR places; (e) per bin, order its indices by input index (the atomics' order depends on the schedule) and
+// write its slots, its overflow atoms and its capped count. Overflow adds one scan and a readback of its size. Five
+// kernels (the scan is two launches on Kokkos 3.4's CUDA backend) and two host synchronisations in all, the
+// readback and the final fence; the arrays come from three blocks (temporaries, counts, slots), all from the block
+// cache on the default memory space, so a repeated build allocates nothing.
 template <class ExecSpace, class Record, class MemorySpace>
 atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View<const Record*, MemorySpace>& atoms,
                                        const bin_grid& grid, int capacity, int grow_to = 0) {
@@ -148,9 +258,12 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
     throw input_error("atom bins: invalid bin grid dimensions (use make_bin_grid)");
 
   using range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int>>;
-  using range64 = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>;
+  using team_policy = Kokkos::TeamPolicy<ExecSpace>;
+  using member = typename team_policy::member_type;
   using ints = Kokkos::View<int*, MemorySpace>;
   using atom_view = Kokkos::View<atom4*, MemorySpace>;
+  using carved = detail::carved_block<MemorySpace>;
+  constexpr bool on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible;
 
   const int n = int(atoms.extent(0));
   const int nb = grid.size();
@@ -158,24 +271,26 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
 
   atom_bins<MemorySpace> out;
   out.grid = grid;
-  // Temporaries (released to the cache when the build returns, after its fence) and the results' blocks.
+  auto counting = std::make_unique<detail::profiling_region>("ppl::spatial::build_atom_bins[count]");
+  // Temporaries (back to the cache when the build returns, after its fence): per atom its bin (-1: dropped), its
+  // provisional rank, its CSR place (perm); per bin its CSR and overflow offsets; the scan's totals.
   std::vector<std::shared_ptr<device_block>> temporaries;
-  const auto temp_atoms = [&](const char* label, std::size_t count) {
-    return detail::scratch_view<atom4, MemorySpace>(label, count, temporaries);
-  };
-  const auto temp_ints = [&](const char* label, std::size_t count) {
-    return detail::scratch_view<int, MemorySpace>(label, count, temporaries);
-  };
+  carved temp(3 * carved::bytes_of(std::size_t(n), sizeof(int)) +
+                  2 * carved::bytes_of(std::size_t(nb) + 1, sizeof(int)) + carved::bytes_of(4, sizeof(int)),
+              temporaries);
+  const ints bin = temp.template take<int>(std::size_t(n));
+  const ints rank = temp.template take<int>(std::size_t(n));
+  const ints perm = temp.template take<int>(std::size_t(n));
+  const ints offset = temp.template take<int>(std::size_t(nb) + 1);
+  const ints over_offset = temp.template take<int>(std::size_t(nb) + 1);
+  const ints header = temp.template take<int>(4);
+  const ints count = carved(carved::bytes_of(std::size_t(nb), sizeof(int)), out.storage).template take<int>(nb);
 
-  // (a), (b): the bin of every atom (-1: dropped), its position (periodic: wrapped), the bin counts.
-  const atom_view pos = temp_atoms("ppl::spatial::positions", std::size_t(n));
-  const ints bin = temp_ints("ppl::spatial::atom_bin", std::size_t(n));
-  const ints count = detail::scratch_view<int, MemorySpace>("ppl::spatial::bin_counts", std::size_t(nb), out.storage);
-  Kokkos::deep_copy(exec, count, 0);
-  std::size_t dropped = 0;
-  Kokkos::parallel_reduce(
-      "ppl::spatial::bin_atoms", range(exec, 0, n),
-      KOKKOS_LAMBDA(const int i, std::size_t& drop) {
+  // (a), (b)
+  Kokkos::parallel_for(
+      "ppl::spatial::clear_counts", range(exec, 0, nb), KOKKOS_LAMBDA(const int b) { count(b) = 0; });
+  Kokkos::parallel_for(
+      "ppl::spatial::bin_atoms", range(exec, 0, n), KOKKOS_LAMBDA(const int i) {
         const atom4 a = point_charge_access<Record>::get(atoms(i));
         float x = a.x, y = a.y, z = a.z;
         gr.wrap_position(x, y, z);
@@ -183,96 +298,94 @@ atom_bins<MemorySpace> build_atom_bins(const ExecSpace& exec, const Kokkos::View
         if (gr.bin_of(x, y, z, bx, by, bz)) {
           const int b = gr.index(bx, by, bz);
           bin(i) = b;
-          pos(i) = atom4{x, y, z, a.q};
-          Kokkos::atomic_add(&count(b), 1);
+          rank(i) = Kokkos::atomic_fetch_add(&count(b), 1);
         } else {
           bin(i) = -1;
-          ++drop;
         }
-      },
-      dropped);
-  out.dropped = dropped;
-  int max_count = 0;
-  Kokkos::parallel_reduce(
-      "ppl::spatial::max_count", range(exec, 0, nb),
-      KOKKOS_LAMBDA(const int b, int& m) {
-        if (count(b) > m) m = count(b);
-      },
-      Kokkos::Max<int>(max_count));
+      });
+  // (c) and the one readback every build makes.
+  Kokkos::parallel_scan("ppl::spatial::bin_offsets", range(exec, 0, nb),
+                        detail::count_scan<MemorySpace>{count, offset, header, nb});
+  int totals[2] = {0, 0};
+  exec.fence();
+  Kokkos::deep_copy(Kokkos::View<int*, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(totals, 2),
+                    Kokkos::subview(header, std::make_pair(0, 2)));
+  const int kept = totals[0], max_count = totals[1];
+  out.dropped = std::size_t(n - kept);
   out.max_count = std::size_t(max_count);
   // The capacity, grown (to a multiple of 4 slots, at most grow_to) when the fullest bin exceeds it.
   const int cap = grow_to > capacity && max_count > capacity ? std::min((max_count + 3) / 4 * 4, grow_to) : capacity;
   out.capacity = cap;
+  counting.reset();
 
-  // (c): exclusive scans: CSR offsets of every bin's atoms, and of its overflow atoms.
-  const ints offset = temp_ints("ppl::spatial::bin_offsets", std::size_t(nb) + 1);
-  const ints over_offset = temp_ints("ppl::spatial::overflow_offsets", std::size_t(nb) + 1);
-  Kokkos::parallel_scan(
-      "ppl::spatial::bin_offsets", range(exec, 0, nb), KOKKOS_LAMBDA(const int b, int& run, const bool final) {
-        const int c = count(b);
-        if (final) {
-          offset(b) = run;
-          if (b == nb - 1) offset(nb) = run + c;
-        }
-        run += c;
+  const detail::profiling_region filling("ppl::spatial::build_atom_bins[fill]");
+  // (d)
+  Kokkos::parallel_for(
+      "ppl::spatial::scatter_atoms", range(exec, 0, n), KOKKOS_LAMBDA(const int i) {
+        const int b = bin(i);
+        if (b >= 0) perm(offset(b) + rank(i)) = i;
       });
-  Kokkos::parallel_scan(
-      "ppl::spatial::overflow_offsets", range(exec, 0, nb), KOKKOS_LAMBDA(const int b, int& run, const bool final) {
-        const int c = count(b) > cap ? count(b) - cap : 0;
-        if (final) {
-          over_offset(b) = run;
-          if (b == nb - 1) over_offset(nb) = run + c;
-        }
-        run += c;
-      });
-  exec.fence();
+  // Overflow (only when a bin holds more than `cap`): its offsets, bin-major, and its size.
   int n_over = 0;
-  Kokkos::deep_copy(n_over, Kokkos::subview(over_offset, nb));
-  const int kept = n - int(dropped);
+  if (max_count > cap) {
+    Kokkos::parallel_scan(
+        "ppl::spatial::overflow_offsets", range(exec, 0, nb), KOKKOS_LAMBDA(const int b, int& run, const bool final) {
+          const int c = offset(b + 1) - offset(b);
+          const int extra = c > cap ? c - cap : 0;
+          if (final) {
+            over_offset(b) = run;
+            if (b == nb - 1) over_offset(nb) = header(2) = run + extra;
+          }
+          run += extra;
+        });
+    exec.fence();
+    Kokkos::deep_copy(n_over, Kokkos::subview(header, 2));
+  }
+  out.slots = carved(carved::bytes_of(std::size_t(nb) * std::size_t(cap), sizeof(atom4)), out.storage)
+                  .template take<atom4>(std::size_t(nb) * std::size_t(cap));
+  out.overflow = n_over > 0 ? carved(carved::bytes_of(std::size_t(n_over), sizeof(atom4)), out.storage)
+                                  .template take<atom4>(std::size_t(n_over))
+                            : atom_view();
+  const atom_view slots = out.slots, overflow = out.overflow;
 
-  // (d): permute into CSR order (the order within a bin depends on the schedule here) ...
-  const ints perm = temp_ints("ppl::spatial::permutation", std::size_t(kept));
-  const ints cursor = temp_ints("ppl::spatial::bin_cursors", std::size_t(nb));
-  Kokkos::deep_copy(exec, cursor, 0);
+  // (e) The slots of bin b from its atoms' indices ordered by input index (the first `cap`; the rest to the overflow
+  // list), and its capped count.
   Kokkos::parallel_for(
-      "ppl::spatial::permute", range(exec, 0, n), KOKKOS_LAMBDA(const int i) {
-        const int b = bin(i);
-        if (b >= 0) perm(offset(b) + Kokkos::atomic_fetch_add(&cursor(b), 1)) = i;
+      "ppl::spatial::fill_bins", range(exec, 0, nb), KOKKOS_LAMBDA(const int b) {
+        const int o = offset(b), c = offset(b + 1) - o;
+        if (c > detail::small_bin_atoms) return;  // fill_large_bins
+        int ids[detail::small_bin_atoms];
+        for (int s = 0; s < c; ++s) ids[s] = perm(o + s);
+        detail::sort_small(ids, c);
+        const std::int64_t first = std::int64_t(b) * cap;
+        for (int s = 0; s < cap; ++s)
+          slots(first + s) = s < c ? detail::stored_position(atoms, gr, ids[s]) : empty_slot();
+        for (int s = cap; s < c; ++s) overflow(over_offset(b) + s - cap) = detail::stored_position(atoms, gr, ids[s]);
+        count(b) = c < cap ? c : cap;
       });
-  // (e): ... and made deterministic: each bin's segment ordered by input index.
-  Kokkos::parallel_for(
-      "ppl::spatial::sort_bins", range(exec, 0, nb),
-      KOKKOS_LAMBDA(const int b) { detail::sort_ints(perm.data() + offset(b), offset(b + 1) - offset(b)); });
-
-  // Slots: the first `capacity` atoms of each bin, then the sentinel.
-  out.slots = detail::scratch_view<atom4, MemorySpace>("ppl::spatial::slots", std::size_t(nb) * std::size_t(cap),
-                                                       out.storage);
-  const atom_view slots = out.slots;
-  Kokkos::parallel_for(
-      "ppl::spatial::fill_slots", range64(exec, 0, std::int64_t(nb) * cap), KOKKOS_LAMBDA(const std::int64_t t) {
-        const int b = int(t / cap), s = int(t % cap);
-        slots(t) = s < count(b) ? pos(perm(offset(b) + s)) : empty_slot();
-      });
-  // Overflow: the rest, bin-major.
-  out.overflow = n_over > 0 ? detail::scratch_view<atom4, MemorySpace>("ppl::spatial::overflow", std::size_t(n_over),
-                                                                       out.storage)
-                             : atom_view();
-  const atom_view overflow = out.overflow;
-  Kokkos::parallel_for(
-      "ppl::spatial::fill_overflow", range(exec, 0, kept), KOKKOS_LAMBDA(const int p) {
-        const int i = perm(p);
-        const int b = bin(i);
-        const int s = p - offset(b);
-        if (s >= cap) overflow(over_offset(b) + s - cap) = pos(i);
-      });
-
-  Kokkos::parallel_for(
-      "ppl::spatial::cap_counts", range(exec, 0, nb), KOKKOS_LAMBDA(const int b) {
-        if (count(b) > cap) count(b) = cap;
-      });
+  if (max_count > detail::small_bin_atoms) {
+    // The fuller bins: a team per bin sorts its indices (team_merge_sort, between perm and rank, which is free since
+    // (d): no bin waits for one thread to order thousands of atoms), then fills.
+    const int team = on_host ? 1 : max_count > 4096 ? 256 : 32;
+    Kokkos::parallel_for(
+        "ppl::spatial::fill_large_bins", team_policy(exec, nb, team), KOKKOS_LAMBDA(const member& m) {
+          const int b = m.league_rank();
+          const int o = offset(b), c = offset(b + 1) - o;
+          if (c <= detail::small_bin_atoms) return;
+          const int* const src = detail::team_merge_sort(m, perm.data() + o, rank.data() + o, c);
+          const std::int64_t first = std::int64_t(b) * cap;
+          Kokkos::parallel_for(Kokkos::TeamThreadRange(m, c > cap ? c : cap), [&](const int s) {
+            if (s < cap)
+              slots(first + s) = s < c ? detail::stored_position(atoms, gr, src[s]) : empty_slot();
+            else
+              overflow(over_offset(b) + s - cap) = detail::stored_position(atoms, gr, src[s]);
+          });
+          Kokkos::single(Kokkos::PerTeam(m), [&]() { count(b) = c < cap ? c : cap; });
+        });
+  }
   out.counts = count;
   exec.fence();
-  out.overflow_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.overflow);
+  if (n_over > 0) out.overflow_host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out.overflow);
   return out;
 }
 
