@@ -46,6 +46,8 @@ constexpr int split_min_chunk_atoms = 128;
 // CUDA, a full lattice: gather_hybrid_rsqrt_cuda, 1-4% faster than gather_coalesced on the H200 at up to 40 eps per
 // term against 1.2, far inside the 1e-5 every map is checked against. The default is the faster.
 constexpr bool cuda_prefers_hybrid_rsqrt = true;
+// Rows (points along x) from which the hybrid keeps its default C = 32; shorter rows get C = 8.
+constexpr int hybrid_long_row = 256;
 // A host, a full lattice: gather_coalesced (the GPU's kernel; within a few per cent of gather_coarsened) unless set.
 constexpr bool host_prefers_coarsened = false;
 // Coulomb within a tolerance MSM meets: msm when its predicted work (msm_work, in direct-summation pair terms) is

@@ -226,6 +226,11 @@ TEST(StrategyChoice, TheRule) {
   const std::string whole = auto_rule::cuda_prefers_hybrid_rsqrt ? "gather_hybrid_rsqrt_cuda" : "gather_coalesced";
   EXPECT_EQ(choose_potential_strategy(h200({256, 256, 64}, 40000)).strategy, whole);
   EXPECT_EQ(choose_potential_strategy(h200({100, 100, 50}, 10000)).strategy, whole);
+  if (auto_rule::cuda_prefers_hybrid_rsqrt) {  // short rows: C = 8; long rows: the defaults (C = 32)
+    EXPECT_EQ(choose_potential_strategy(h200({100, 100, 50}, 10000)).parameters_yaml(),
+              "{coarsening: 8, software_points: 1}");
+    EXPECT_EQ(choose_potential_strategy(h200({256, 256, 64}, 40000)).parameters_yaml(), "");
+  }
   EXPECT_EQ(choose_potential_strategy(h200({256, 256, 8}, 40000)).strategy, whole);
   const auto ubq = choose_potential_strategy(h200({102, 105, 113}, 1231));
   EXPECT_EQ(ubq.strategy, "gather_atom_split");
