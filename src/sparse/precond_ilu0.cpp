@@ -27,8 +27,8 @@ const parameter_fields<ilu0_params>& ilu0_params::fields() {
       parameter_fields<ilu0_params>()
           .choice("factorization", &ilu0_params::factorization, {"auto", "exact", "parallel"},
                   "exact: Kokkos Kernels' spiluk, level by level; parallel: fixed-point sweeps over all entries at "
-                  "once (Chow & Patel); auto: on a GPU parallel, or exact where the sweeps leave ||A - LU|| above 0.1 "
-                  "||A|| on A's pattern; exact on the host")
+                  "once (Chow & Patel); auto: on a GPU parallel, or exact where the sweeps leave A - LU on A's pattern "
+                  "above 0.1 of A in the Frobenius norm; exact on the host")
           .integer("factor_sweeps", &ilu0_params::factor_sweeps, 0, 10000,
                    "sweeps of the parallel factorisation, each one launch over all entries (a row of L merged with a "
                    "column of U per entry); exact ignores it")

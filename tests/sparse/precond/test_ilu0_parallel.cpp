@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
 #include <random>
 #include <string>
 #include <vector>
@@ -274,6 +275,14 @@ TEST(Ilu0Parallel, AutomaticChoices) {
   const std::string e = P->describe();
   EXPECT_EQ(e.rfind("ilu0: parallel factors (4 sweeps, residual ", 0), 0u) << e;
   EXPECT_NE(e.find("), jacobi solves (1 sweeps)"), std::string::npos) << e;
+}
+
+// docs/solver.md ("ILU(0)") holds the parameter table as `ppl strategies --parameters` prints it.
+TEST(Ilu0Parallel, DocsHoldTheParameterTable) {
+  const auto readme = std::filesystem::path(ppl_test::data_path("README.md"));
+  const std::string docs = ppl_test::read_file((readme.parent_path().parent_path() / "docs/solver.md").string());
+  const std::string table = parameter_table(preconditioners().get("ilu0", "test").parameters);
+  EXPECT_NE(docs.find(table), std::string::npos) << "docs/solver.md lacks this table of ilu0:\n" << table;
 }
 
 // Bad parameters: one parameter_error naming the key, from the registry's factory and from the options.
