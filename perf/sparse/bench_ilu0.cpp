@@ -1,12 +1,16 @@
-// ILU(0) costs (docs/solver.md, "ILU(0)"): the set-up (spiluk symbolic and numeric, the pivot check, sptrsv's level
-// sets) and one application M^-1 r with each triangular-solve path (level-scheduled sptrsv; on host memory also
-// ppl's sequential loop), beside one SpMV of the same matrix (KokkosSparse::spmv) for scale. Matrices:
-// 2dcyl1 and ani4 from data/, generated 27-per-row systems of PPL_BENCH_ILU0_N elements per direction (default
-// "40,64"; 100 gives 970,299 rows).
+// ILU(0) costs (docs/solver.md, "ILU(0)"): the set-up and one application M^-1 r of each variant, beside one SpMV
+// of the same matrix (KokkosSparse::spmv) for scale. A variant is labelled by the `ilu0` preconditioner's parameters,
+// <factorization>/<triangular_solve> as a job names them: exact/level_scheduled (spiluk + sptrsv), exact/sequential
+// (host memory only), exact/jacobi, parallel/jacobi (the fixed-point factors and Jacobi solves with their default
+// sweeps, or PPL_BENCH_ILU0_SWEEPS="factor,solve"), parallel/level_scheduled (set-up only: its application is
+// exact/level_scheduled's), and auto (what `preconditioner: ilu0` builds on this build, its checks included).
+// Matrices: 2dcyl1, ani4 and nsjac from data/, generated 27-per-row systems of PPL_BENCH_ILU0_N elements per
+// direction (default "40,64"; 100 gives 970,299 rows), Peclet 1 or, as "cd27_n100_pe1000", another Peclet number.
 //
-// ilu0_setup/<matrix>/<sptrsv|sequential>: one factorisation per repetition, counters = its phases (seconds), level
-// sets, rows per numeric launch. ilu0_apply/<matrix>/<sptrsv|sequential> and spmv/<matrix>: 20 applications per
-// repetition, each timed between fences (manual time per application).
+// ilu0_setup/<matrix>/<variant>: one factorisation per repetition, counters = its phases (seconds), level sets,
+// rows per numeric launch, the parallel factors' residual and the Jacobi solves' last-sweep ratios (the checks of
+// `auto`). ilu0_apply/<matrix>/<variant> and spmv/<matrix>: 20 applications per repetition, each timed between fences
+// (manual time per application).
 #include <benchmark/benchmark.h>
 
 #include <KokkosSparse_CrsMatrix.hpp>  // sorts first and brings Kokkos_Core.hpp, which KokkosSparse_spmv.hpp assumes
@@ -28,7 +32,7 @@ namespace ppl::bench {
 namespace {
 
 std::vector<std::string> matrices() {
-  std::vector<std::string> out = {"2dcyl1", "ani4"};
+  std::vector<std::string> out = {"2dcyl1", "ani4", "nsjac"};
   const char* env = std::getenv("PPL_BENCH_ILU0_N");
   std::stringstream ss(env ? env : "40,64");
   for (std::string item; std::getline(ss, item, ',');) out.push_back("cd27_n" + item);
@@ -48,6 +52,7 @@ const crs_matrix& matrix_named(const std::string& name) {
     if (name.rfind("cd27_n", 0) == 0) {
       convection_diffusion_params p;
       p.n = std::stoi(name.substr(6));
+      if (const auto pe = name.find("_pe"); pe != std::string::npos) p.peclet = std::stod(name.substr(pe + 3));
       current = std::make_unique<crs_matrix>(make_convection_diffusion_matrix(p));
     } else {
       const char* data = std::getenv("PPL_DATA_DIR");
@@ -59,16 +64,23 @@ const crs_matrix& matrix_named(const std::string& name) {
   return *current;
 }
 
-void bm_setup(benchmark::State& st, std::string name, ilu0_triangular_solve mode) {
+void bm_setup(benchmark::State& st, std::string name, ilu0_options o) {
   const auto& A = matrix_named(name);
   ilu0_stats s;
   for (auto _ : st) {
     Kokkos::Timer t;
-    ilu0_factorization f(A, {0, mode});
+    ilu0_factorization f(A, o);
     Kokkos::fence();
     st.SetIterationTime(t.seconds());
     s = f.stats();
   }
+  st.counters["parallel_factors"] = s.factorization == ilu0_factorization_method::parallel;
+  st.counters["jacobi_solves"] = s.solve == ilu0_triangular_solve::jacobi;
+  st.counters["factor_sweeps"] = s.factor_sweeps;
+  st.counters["solve_sweeps"] = s.solve_sweeps;
+  st.counters["factor_residual"] = s.factor_residual;
+  st.counters["jacobi_ratio_L"] = s.jacobi_ratio_L;
+  st.counters["jacobi_ratio_U"] = s.jacobi_ratio_U;
   st.counters["rows"] = A.numRows();
   st.counters["nnz"] = double(A.nnz());
   st.counters["symbolic_s"] = s.symbolic;
@@ -81,9 +93,9 @@ void bm_setup(benchmark::State& st, std::string name, ilu0_triangular_solve mode
   st.counters["U_levels"] = s.U_levels;
 }
 
-void bm_apply(benchmark::State& st, std::string name, ilu0_triangular_solve mode) {
+void bm_apply(benchmark::State& st, std::string name, ilu0_options o) {
   const auto& A = matrix_named(name);
-  ilu0_factorization f(A, {0, mode});
+  ilu0_factorization f(A, o);
   vector_view r("r", A.numRows()), z("z", A.numRows());
   Kokkos::deep_copy(r, 1.0);
   f.apply(r, z);
@@ -122,15 +134,38 @@ void add(const std::string& name, int iterations, Args&&... args) {
       ->Unit(benchmark::kMillisecond);
 }
 
+ilu0_options variant(ilu0_factorization_method f, ilu0_triangular_solve t) {
+  ilu0_options o;
+  o.factorization = f;
+  o.solve = t;
+  if (const char* env = std::getenv("PPL_BENCH_ILU0_SWEEPS")) {
+    std::stringstream ss(env);
+    char comma = 0;
+    ss >> o.factor_sweeps >> comma >> o.solve_sweeps;
+  }
+  return o;
+}
+
 const bool registered = [] {
   constexpr bool host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, sparse_space::memory_space>::accessible;
-  // The solve paths: sptrsv everywhere, the sequential loop on host memory only.
-  std::vector<std::pair<std::string, ilu0_triangular_solve>> paths{{"sptrsv", ilu0_triangular_solve::level_scheduled}};
-  if (host) paths.emplace_back("sequential", ilu0_triangular_solve::sequential);
+  using F = ilu0_factorization_method;
+  using T = ilu0_triangular_solve;
+  struct entry {
+    std::string label;
+    ilu0_options options;
+    bool apply;  // parallel/level_scheduled applies as exact/level_scheduled does
+  };
+  std::vector<entry> variants{{"exact/level_scheduled", variant(F::exact, T::level_scheduled), true}};
+  if (host) variants.push_back({"exact/sequential", variant(F::exact, T::sequential), true});
+  variants.push_back({"exact/jacobi", variant(F::exact, T::jacobi), true});
+  variants.push_back({"parallel/jacobi", variant(F::parallel, T::jacobi), true});
+  variants.push_back({"parallel/level_scheduled", variant(F::parallel, T::level_scheduled), false});
+  variants.push_back({"auto", variant(F::automatic, T::automatic), true});
   for (const auto& m : matrices()) {
-    for (const auto& [label, path] : paths) add("ilu0_setup/" + m + "/" + label, 1, bm_setup, m, path);
+    for (const auto& v : variants) add("ilu0_setup/" + m + "/" + v.label, 1, bm_setup, m, v.options);
     add("spmv/" + m, 20, bm_spmv, m);
-    for (const auto& [label, path] : paths) add("ilu0_apply/" + m + "/" + label, 20, bm_apply, m, path);
+    for (const auto& v : variants)
+      if (v.apply) add("ilu0_apply/" + m + "/" + v.label, 20, bm_apply, m, v.options);
   }
   return true;
 }();

@@ -210,6 +210,12 @@ void check_solve_memory(const config_node& root, const solve_config& s) {
   const auto restart = s.method_params.find("restart");
   if (restart != s.method_params.end()) p.gmres_restart = std::get<int>(restart->second);
   p.preconditioner = s.options.preconditioner;
+  if (p.preconditioner == "ilu0") {  // `auto` factors in parallel on a GPU (ilu0.hpp)
+    const auto f = s.options.preconditioner_params.find("factorization");
+    const std::string factorization =
+        f != s.options.preconditioner_params.end() ? std::get<std::string>(f->second) : std::string("auto");
+    p.ilu0_parallel = factorization == "parallel" || (factorization == "auto" && default_space_is_gpu());
+  }
   p.job_vectors = 2 + (s.rhs == solve_config::rhs_kind::manufactured ? 2 : 0) + (s.x0_file.empty() ? 0 : 1);
   p.host_matrix_copy = s.matrix_host != nullptr;
   p.host_vectors = int(!s.rhs_host.empty()) + int(!s.x0_host.empty());

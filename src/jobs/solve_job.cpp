@@ -23,6 +23,7 @@
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/sparse/matrix_market.hpp"
+#include "ppl/sparse/preconditioner.hpp"
 #include "solve_config.hpp"
 #include "solve_run.hpp"
 
@@ -164,11 +165,19 @@ int solve_job::run(job_context& ctx) {
   const auto method_params = with_defaults(solvers().get(cfg_.method, "solver.method").parameters, cfg_.method_params);
   std::string method_text;
   for (const auto& [name, v] : method_params) method_text += (method_text.empty() ? "" : ", ") + value_text(v);
+  // The preconditioner's parameters, given or default, by name (several choices read better named).
+  const auto precond_params =
+      with_defaults(preconditioners().get(cfg_.options.preconditioner, "solver.preconditioner").parameters,
+                    cfg_.options.preconditioner_params);
+  std::string precond_text;
+  for (const auto& [name, v] : precond_params)
+    precond_text += (precond_text.empty() ? "" : ", ") + name + ": " + value_text(v);
   ctx.out << fmt::format(
       "  matrix: {}\n  spmv:   {} ({})\n  solver: {}{}, preconditioner {}, rtol {:g}, atol {:g}, dtol {:g}, "
       "max_iters {}\n",
       sys.description, cfg_.spmv_name, cfg_.spmv->describe(), cfg_.method,
-      method_text.empty() ? "" : "(" + method_text + ")", cfg_.options.preconditioner, cfg_.options.rtol,
+      method_text.empty() ? "" : "(" + method_text + ")",
+      cfg_.options.preconditioner + (precond_text.empty() ? "" : " (" + precond_text + ")"), cfg_.options.rtol,
       cfg_.options.atol, cfg_.options.dtol, cfg_.options.max_iters);
   auto options = cfg_.options;
   if (!ctx.quiet)
@@ -190,6 +199,7 @@ int solve_job::run(job_context& ctx) {
   ctx.out << fmt::format("  true residual ||b - Ax||/||b|| = {:.3e} (recursive {:.3e})\n", r.true_residual,
                          r.b_norm > 0 ? r.residual_norm / r.b_norm : r.residual_norm);
   if (err_l2 >= 0) ctx.out << fmt::format("  error vs x*: relative L2 {:.3e}, max {:.3e}\n", err_l2, err_max);
+  if (!precond_text.empty()) ctx.out << fmt::format("  preconditioner: {}\n", r.preconditioner);
   ctx.out << fmt::format(
       "  time: total {:.4f} s (setup {:.4f}, of it preconditioner {:.4f}; iterations {:.4f}, {:.3f} ms per "
       "iteration)\n",
@@ -228,6 +238,13 @@ int solve_job::run(job_context& ctx) {
                  {"dtol", cfg_.options.dtol}};
   for (const auto& [name, v] : method_params)  // GMRES: "restart"
     solver[name] = std::visit([](const auto& value) { return json(value); }, v);
+  if (!precond_params.empty()) {  // ILU(0): its parameters and what `auto` chose
+    json pp = json::object();
+    for (const auto& [name, v] : precond_params)
+      pp[name] = std::visit([](const auto& value) { return json(value); }, v);
+    solver["preconditioner_params"] = std::move(pp);
+    solver["preconditioner_built"] = r.preconditioner;
+  }
   json timing = {{"load_s", sys.seconds},
                  {"total_s", r.times.total},
                  {"setup_s", r.times.setup},

@@ -322,6 +322,8 @@ json sweep_job::measure_solve(const config_node& c) {
                   {"nnz_per_row", n ? double(sys.A.nnz()) / double(n) : 0.0},
                   {"method", cfg.method},
                   {"preconditioner", cfg.options.preconditioner},
+                  {"preconditioner_built", res.preconditioner},
+                  {"precond_setup_s", res.times.precond_setup},
                   {"iterations", res.iterations},
                   {"outcome", to_string(res.outcome)},
                   {"spmv_bytes_per_iteration", bytes}};

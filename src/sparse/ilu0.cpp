@@ -1,5 +1,7 @@
-// ILU(0) through Kokkos Kernels: spiluk_symbolic / spiluk_numeric (fill level 0) for L and U, sptrsv for the two
-// level-scheduled triangular solves. What ppl adds around the library (docs/solver.md, "ILU(0)"):
+// ILU(0): the exact factors through Kokkos Kernels (spiluk_symbolic / spiluk_numeric, fill level 0) or the parallel
+// fixed-point factors of ilu0_parallel.cpp; the triangular solves through sptrsv (level-scheduled), ppl's host loop
+// (ilu0_host_solve.cpp) or Jacobi sweeps (ilu0_parallel.cpp). What ppl adds around the library (docs/solver.md,
+// "ILU(0)"):
 // - the pattern check before it (a missing diagonal would silently become a 1e6 pivot, see below);
 // - a pivot check after it: Kokkos Kernels (3.4.01 and 4.6.01 alike) replaces an exactly zero pivot by 1e6 and
 //   carries on, so the pivots are recomputed here from the factors and a zero one is an input error;
@@ -21,9 +23,11 @@
 #include <vector>
 
 #include "ilu0_host_solve.hpp"
+#include "ilu0_parallel.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/huge_pages.hpp"
 #include "ppl/core/kokkos_compat.hpp"
+#include "ppl/core/parameters.hpp"
 #include "ppl/sparse/kokkos_kernels_compat.hpp"
 
 // Kokkos Kernels 4.x promoted spiluk and sptrsv out of Experimental (the old names remain there, deprecated);
@@ -39,10 +43,10 @@
 namespace ppl {
 namespace {
 
-using size_type = crs_matrix::size_type;
-using row_map_view = Kokkos::View<size_type*, sparse_space>;
-using entries_view = Kokkos::View<int*, sparse_space>;
-using values_view = Kokkos::View<double*, sparse_space>;
+using ilu0_detail::entries_view;
+using ilu0_detail::row_map_view;
+using ilu0_detail::size_type;
+using ilu0_detail::values_view;
 using memory_space = sparse_space::memory_space;
 using kernel_handle =
     KokkosKernels::Experimental::KokkosKernelsHandle<size_type, int, double, sparse_space, memory_space, memory_space>;
@@ -136,21 +140,27 @@ struct pivot_check {
 
 // One triangular factor and its sptrsv handle (level sets built by sptrsv_symbolic).
 // Or, `sequential`, the host loop of ilu0_host_solve.cpp over the factor's rows (it reads the views directly, so
-// only for host memory).
+// only for host memory); or, `jacobi`, its Jacobi sweeps (ilu0_parallel.cpp).
 struct triangle {
   row_map_view row_map;
   entries_view entries;
   values_view values;
   kernel_handle handle;
-  bool lower = true, sequential = false;
+  bool lower = true;
+  ilu0_triangular_solve mode = ilu0_triangular_solve::level_scheduled;
   ilu0_detail::host_triangle<size_type> host;
+  ilu0_detail::jacobi_triangle jacobi;
 
-  // `unit`: the stored diagonal is 1 (L and L^T).
-  void symbolic(int n, bool is_lower, bool unit, bool run_sequential) {
+  // `unit`: the stored diagonal is 1 (L and L^T). `sweeps` and `scratch`: the Jacobi solve's.
+  void symbolic(int n, bool is_lower, bool unit, ilu0_triangular_solve how, int sweeps, const vector_view& scratch) {
     lower = is_lower;
-    sequential = run_sequential;
-    if (sequential) {
+    mode = how;
+    if (mode == ilu0_triangular_solve::sequential) {
       prepare_host<>(n, unit);
+      return;
+    }
+    if (mode == ilu0_triangular_solve::jacobi) {
+      jacobi = ilu0_detail::jacobi_triangle({row_map, entries, values}, n, lower, unit, sweeps, scratch);
       return;
     }
     handle.create_sptrsv_handle(KokkosSparse::Experimental::SPTRSVAlgorithm::SEQLVLSCHD_TP1, n, lower);
@@ -213,7 +223,11 @@ struct triangle {
   }
   template <class Space = sparse_space>
   void solve(const_vector_view b, vector_view x) {
-    if (!sequential) {
+    if (mode == ilu0_triangular_solve::jacobi) {
+      jacobi.solve(b, x);
+      return;
+    }
+    if (mode == ilu0_triangular_solve::level_scheduled) {
       PPL_KK_TRIANGULAR_NS::sptrsv_solve(&handle, row_map, entries, values, b, x);
       return;
     }
@@ -223,7 +237,9 @@ struct triangle {
     }
   }
   int levels() {
-    return sequential ? 0 : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels());
+    return mode != ilu0_triangular_solve::level_scheduled
+               ? 0
+               : static_cast<int>(handle.get_sptrsv_handle()->get_num_levels());
   }
   crs_matrix matrix(const std::string& label, int n) const {
     return crs_matrix(label, n, n, static_cast<size_type>(values.extent(0)), values, row_map, entries);
@@ -290,6 +306,26 @@ std::vector<int> host_row_columns(const crs_matrix& A, int row) {
   return std::vector<int>(c.data(), c.data() + c.extent(0));
 }
 
+// The rows of the longest dependency chain of A's strictly lower pattern (the level sets of L's solve and of the
+// exact factorisation), for the host's solve rule when the parallel factorisation ran without spiluk's level count.
+template <class Space = sparse_space>
+int host_lower_levels(const crs_matrix& A) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename Space::memory_space>::accessible) {
+    const int n = A.numRows();
+    std::vector<int> level(static_cast<std::size_t>(n), 0);
+    int count = 0;
+    for (int i = 0; i < n; ++i) {
+      for (auto k = A.graph.row_map(i); k < A.graph.row_map(i + 1) && A.graph.entries(k) < i; ++k)
+        level[i] = std::max(level[i], level[A.graph.entries(k)] + 1);
+      count = std::max(count, level[i] + 1);
+    }
+    return count;
+  } else {
+    (void)A;
+    return 0;
+  }
+}
+
 }  // namespace
 
 bool ilu0_level_scheduling_pays(int threads, int rows, int levels) {
@@ -298,12 +334,133 @@ bool ilu0_level_scheduling_pays(int threads, int rows, int levels) {
 
 struct ilu0_factorization::impl {
   int n = 0;
-  bool sequential = false;
+  int solve_sweeps = 0;
+  ilu0_triangular_solve solve = ilu0_triangular_solve::sequential;
   triangle L, U;
   std::unique_ptr<triangle> Lt, Ut;  // L^T (upper) and U^T (lower), built on the first apply_transpose
-  vector_view work;
+  vector_view work, scratch;         // scratch: the Jacobi sweeps' second vector
   ilu0_stats stats;
+
+  void exact_factors(const crs_matrix& A, const ilu0_options& o);
+  int parallel_factors(const crs_matrix& A, int sweeps);
+  void prepare_solves(ilu0_triangular_solve how, int sweeps);
 };
+
+// The triangular solves of L and U, `how` (resolved), with `sweeps` Jacobi sweeps where they are Jacobi's.
+void ilu0_factorization::impl::prepare_solves(ilu0_triangular_solve how, int sweeps) {
+  solve = how;
+  const bool jacobi = how == ilu0_triangular_solve::jacobi;
+  solve_sweeps = jacobi ? sweeps : 0;
+  stats.solve = how;
+  stats.sequential_solves = how == ilu0_triangular_solve::sequential;
+  stats.solve_sweeps = solve_sweeps;
+  if (jacobi && scratch.extent(0) != static_cast<std::size_t>(n)) {
+    scratch = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("ppl::ilu0::scratch")), n);
+    advise_huge_pages(scratch);
+  }
+  if (!jacobi) scratch = vector_view();
+  L.symbolic(n, true, true, how, solve_sweeps, scratch);
+  U.symbolic(n, false, false, how, solve_sweeps, scratch);
+}
+
+// spiluk_symbolic and spiluk_numeric (fill level 0), with the work map's cap and the pivot checks.
+void ilu0_factorization::impl::exact_factors(const crs_matrix& A, const ilu0_options& o) {
+  Kokkos::Timer step;
+  constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
+  const auto policy = Kokkos::RangePolicy<sparse_space>(0, n);
+  std::int64_t lower = 0;
+  Kokkos::parallel_reduce("ppl::ilu0::count_lower", policy, count_lower{A.graph.row_map, A.graph.entries}, lower);
+  const auto nnz_L = static_cast<size_type>(lower + n);
+  const auto nnz_U = static_cast<size_type>(A.nnz() - lower);
+
+  kernel_handle kh;
+  kh.create_spiluk_handle(numeric_algorithm, n, nnz_L, nnz_U);
+  auto* ih = kh.get_spiluk_handle();
+  L.row_map = make_large_view<row_map_view>("ppl::ilu0::L_row_map", n + 1);
+  L.entries = make_large_view<entries_view>("ppl::ilu0::L_entries", nnz_L);
+  U.row_map = make_large_view<row_map_view>("ppl::ilu0::U_row_map", n + 1);
+  U.entries = make_large_view<entries_view>("ppl::ilu0::U_entries", nnz_U);
+  auto a_map = A.graph.row_map;
+  auto a_cols = A.graph.entries;
+  auto a_vals = A.values;
+  PPL_KK_TRIANGULAR_NS::spiluk_symbolic(&kh, 0, a_map, a_cols, L.row_map, L.entries, U.row_map, U.entries);
+  if (ih->get_nnzL() != nnz_L || ih->get_nnzU() != nnz_U) {
+    std::ostringstream os;
+    os << "ilu0: spiluk_symbolic made " << ih->get_nnzL() << " + " << ih->get_nnzU() << " entries for L + U, "
+       << "expected " << nnz_L << " + " << nnz_U << " (the pattern of A)";
+    throw error(exit_code::failure, os.str());
+  }
+  stats.factor_levels = static_cast<int>(ih->get_num_levels());
+  stats.largest_level = static_cast<int>(ih->get_level_maxrows());
+  const std::size_t budget = o.work_bytes ? o.work_bytes : default_work_bytes;
+  int cap = static_cast<int>(
+      std::clamp<std::size_t>(budget / (sizeof(int) * std::max<std::size_t>(n, 1)), 1, std::max(n, 1)));
+  if (host_memory && !o.work_bytes) cap = std::min(cap, host_rows_per_thread * sparse_space().concurrency());
+  stats.rows_per_launch = limit_rows_per_launch(*ih, cap);
+  Kokkos::fence();
+  stats.symbolic += step.seconds();
+
+  step.reset();
+  L.values = make_large_view<values_view>("ppl::ilu0::L_values", nnz_L);
+  U.values = make_large_view<values_view>("ppl::ilu0::U_values", nnz_U);
+  PPL_KK_TRIANGULAR_NS::spiluk_numeric(&kh, 0, a_map, a_cols, a_vals, L.row_map, L.entries, L.values, U.row_map,
+                                       U.entries, U.values);
+  pivot_check check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values, false};
+  int first_bad = std::numeric_limits<int>::max();
+  Kokkos::parallel_reduce("ppl::ilu0::pivot_check", policy, check, Kokkos::Min<int>(first_bad));
+  int inconsistent = std::numeric_limits<int>::max();
+  if (first_bad == std::numeric_limits<int>::max()) {
+    check.consistency = true;
+    Kokkos::parallel_reduce("ppl::ilu0::pivot_consistency", policy, check, Kokkos::Min<int>(inconsistent));
+  }
+  Kokkos::fence();
+  stats.numeric = step.seconds();
+  if (inconsistent != std::numeric_limits<int>::max())
+    throw error(exit_code::failure, "ilu0: the pivot Kokkos Kernels stored for row " +
+                                        std::to_string(inconsistent + 1) +
+                                        " (1-based) differs from the one its factors give");
+  if (first_bad != std::numeric_limits<int>::max()) {
+    auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), U.row_map);
+    double pivot = 0;
+    Kokkos::deep_copy(pivot, Kokkos::subview(U.values, static_cast<std::size_t>(u(first_bad))));
+    std::ostringstream os;
+    if (std::isfinite(pivot))
+      os << "has a zero pivot in the ILU(0) factorisation; ILU(0) needs nonzero pivots (use preconditioner: "
+            "jacobi or none, or reorder the matrix)";
+    else
+      os << "has a non-finite pivot (" << pivot << ") in the ILU(0) factorisation: it overflowed";
+    throw_row_error(first_bad, os.str());
+  }
+}
+
+// The patterns split from A's on the device, the fixed-point sweeps, and a check of what they reached: the sweeps
+// make no pivot of their own to test, so the stored pivots and every entry are checked. Returns the first bad row
+// (n if none) for the caller to report or to fall back from.
+int ilu0_factorization::impl::parallel_factors(const crs_matrix& A, int sweeps) {
+  Kokkos::Timer step;
+  ilu0_detail::factor_csr l, u;
+  ilu0_detail::split_pattern(A, l, u);
+  Kokkos::fence();
+  stats.symbolic += step.seconds();
+  step.reset();
+  stats.factor_residual = ilu0_detail::parallel_factor(A, l, u, sweeps);
+  const int bad = ilu0_detail::first_bad_parallel_row(A, l, u, zero_pivot_tolerance);
+  Kokkos::fence();
+  stats.numeric = step.seconds();
+  L.row_map = l.row_map;
+  L.entries = l.entries;
+  L.values = l.values;
+  U.row_map = u.row_map;
+  U.entries = u.entries;
+  U.values = u.values;
+  return bad;
+}
+
+[[noreturn]] void throw_parallel_pivot(int row, int sweeps) {
+  throw_row_error(row, "has a zero or non-finite pivot or entry after " + std::to_string(sweeps) +
+                           " sweeps of the parallel ILU(0) factorisation (use more factor_sweeps, or "
+                           "factorization: exact)");
+}
 
 ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& o) : p_(std::make_unique<impl>()) {
   Kokkos::Profiling::pushRegion("ppl::ilu0::setup");
@@ -314,13 +471,23 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
     if (A.numCols() != n)
       throw input_error("ilu0 preconditioner: the matrix is not square (" + std::to_string(n) + " x " +
                         std::to_string(A.numCols()) + ")");
-    p_->n = n;
+    if (o.factor_sweeps < 0) throw parameter_error("factor_sweeps", "must be >= 0");
+    if (o.solve_sweeps < 0) throw parameter_error("solve_sweeps", "must be >= 0");
     constexpr bool host_memory = Kokkos::SpaceAccessibility<Kokkos::HostSpace, memory_space>::accessible;
-    const auto policy = Kokkos::RangePolicy<sparse_space>(0, n);
+    if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
+      throw parameter_error("triangular_solve", "= sequential needs host memory (this build's default space is " +
+                                                    std::string(sparse_space::name()) + ")");
+    p_->n = n;
+    auto& st = p_->stats;
+    const bool host_rules = host_memory && !o.automatic_as_gpu;
+    st.factorization = o.factorization != ilu0_factorization_method::automatic ? o.factorization
+                       : host_rules                                            ? ilu0_factorization_method::exact
+                                                                               : ilu0_factorization_method::parallel;
+    const bool parallel = st.factorization == ilu0_factorization_method::parallel;
 
     int first_bad = std::numeric_limits<int>::max();
-    Kokkos::parallel_reduce("ppl::ilu0::pattern_check", policy, pattern_check{A.graph.row_map, A.graph.entries},
-                            Kokkos::Min<int>(first_bad));
+    Kokkos::parallel_reduce("ppl::ilu0::pattern_check", Kokkos::RangePolicy<sparse_space>(0, n),
+                            pattern_check{A.graph.row_map, A.graph.entries}, Kokkos::Min<int>(first_bad));
     if (first_bad != std::numeric_limits<int>::max()) {
       const auto cols = host_row_columns(A, first_bad);
       if (std::find(cols.begin(), cols.end(), first_bad) == cols.end())
@@ -329,91 +496,61 @@ ilu0_factorization::ilu0_factorization(const crs_matrix& A, const ilu0_options& 
                         "the diagonal)");
       throw_row_error(first_bad, "has unsorted or duplicate column indices");
     }
-    std::int64_t lower = 0;
-    Kokkos::parallel_reduce("ppl::ilu0::count_lower", policy, count_lower{A.graph.row_map, A.graph.entries}, lower);
-    const auto nnz_L = static_cast<size_type>(lower + n);
-    const auto nnz_U = static_cast<size_type>(A.nnz() - lower);
-
-    auto& L = p_->L;
-    auto& U = p_->U;
-    kernel_handle kh;
-    kh.create_spiluk_handle(numeric_algorithm, n, nnz_L, nnz_U);
-    auto* ih = kh.get_spiluk_handle();
-    L.row_map = make_large_view<row_map_view>("ppl::ilu0::L_row_map", n + 1);
-    L.entries = make_large_view<entries_view>("ppl::ilu0::L_entries", nnz_L);
-    U.row_map = make_large_view<row_map_view>("ppl::ilu0::U_row_map", n + 1);
-    U.entries = make_large_view<entries_view>("ppl::ilu0::U_entries", nnz_U);
-    auto a_map = A.graph.row_map;
-    auto a_cols = A.graph.entries;
-    auto a_vals = A.values;
-    PPL_KK_TRIANGULAR_NS::spiluk_symbolic(&kh, 0, a_map, a_cols, L.row_map, L.entries, U.row_map, U.entries);
-    if (ih->get_nnzL() != nnz_L || ih->get_nnzU() != nnz_U) {
-      std::ostringstream os;
-      os << "ilu0: spiluk_symbolic made " << ih->get_nnzL() << " + " << ih->get_nnzU() << " entries for L + U, "
-         << "expected " << nnz_L << " + " << nnz_U << " (the pattern of A)";
-      throw error(exit_code::failure, os.str());
-    }
-    p_->stats.factor_levels = static_cast<int>(ih->get_num_levels());
-    p_->stats.largest_level = static_cast<int>(ih->get_level_maxrows());
-    const std::size_t budget = o.work_bytes ? o.work_bytes : default_work_bytes;
-    int cap = static_cast<int>(
-        std::clamp<std::size_t>(budget / (sizeof(int) * std::max<std::size_t>(n, 1)), 1, std::max(n, 1)));
-    if (host_memory && !o.work_bytes) cap = std::min(cap, host_rows_per_thread * sparse_space().concurrency());
-    p_->stats.rows_per_launch = limit_rows_per_launch(*ih, cap);
-    Kokkos::fence();
-    p_->stats.symbolic = step.seconds();
-
-    step.reset();
-    L.values = make_large_view<values_view>("ppl::ilu0::L_values", nnz_L);
-    U.values = make_large_view<values_view>("ppl::ilu0::U_values", nnz_U);
-    PPL_KK_TRIANGULAR_NS::spiluk_numeric(&kh, 0, a_map, a_cols, a_vals, L.row_map, L.entries, L.values, U.row_map,
-                                         U.entries, U.values);
-    pivot_check check{a_map, a_cols, a_vals, L.row_map, U.row_map, L.entries, U.entries, L.values, U.values, false};
-    first_bad = std::numeric_limits<int>::max();
-    Kokkos::parallel_reduce("ppl::ilu0::pivot_check", policy, check, Kokkos::Min<int>(first_bad));
-    int inconsistent = std::numeric_limits<int>::max();
-    if (first_bad == std::numeric_limits<int>::max()) {
-      check.consistency = true;
-      Kokkos::parallel_reduce("ppl::ilu0::pivot_consistency", policy, check, Kokkos::Min<int>(inconsistent));
-    }
-    Kokkos::fence();
-    p_->stats.numeric = step.seconds();
-    if (inconsistent != std::numeric_limits<int>::max())
-      throw error(exit_code::failure, "ilu0: the pivot Kokkos Kernels stored for row " +
-                                          std::to_string(inconsistent + 1) +
-                                          " (1-based) differs from the one its factors give");
-    if (first_bad != std::numeric_limits<int>::max()) {
-      auto u = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), U.row_map);
-      double pivot = 0;
-      Kokkos::deep_copy(pivot, Kokkos::subview(U.values, static_cast<std::size_t>(u(first_bad))));
-      std::ostringstream os;
-      if (std::isfinite(pivot))
-        os << "has a zero pivot in the ILU(0) factorisation; ILU(0) needs nonzero pivots (use preconditioner: "
-              "jacobi or none, or reorder the matrix)";
-      else
-        os << "has a non-finite pivot (" << pivot << ") in the ILU(0) factorisation: it overflowed";
-      throw_row_error(first_bad, os.str());
+    st.symbolic = step.seconds();
+    if (parallel) {
+      const int bad = p_->parallel_factors(A, o.factor_sweeps);
+      st.factor_sweeps = o.factor_sweeps;
+      // `automatic` keeps the sweeps' factors only where they got close to A (Chow & Patel's residual), else
+      // factors exactly: on convection-dominated systems the sweeps diverge (docs/solver.md, "ILU(0)").
+      const bool converged = bad == n && st.factor_residual <= ilu0_parallel_residual_limit;
+      if (o.factorization == ilu0_factorization_method::automatic && !converged) {
+        st.factorization = ilu0_factorization_method::exact;
+        st.factorization_fell_back = true;
+        st.factor_sweeps = 0;
+        for (triangle* t : {&p_->L, &p_->U}) {  // the sweeps' factors go before spiluk allocates its own
+          t->row_map = row_map_view();
+          t->entries = entries_view();
+          t->values = values_view();
+        }
+        p_->exact_factors(A, o);
+      } else if (bad < n) {
+        throw_parallel_pivot(bad, o.factor_sweeps);
+      }
+    } else {
+      p_->exact_factors(A, o);
     }
 
     step.reset();
-    if (o.solve == ilu0_triangular_solve::sequential && !host_memory)
-      throw error(exit_code::failure, "ilu0: sequential triangular solves need host memory");
-    const bool sequential = o.solve == ilu0_triangular_solve::sequential ||
-                            (o.solve == ilu0_triangular_solve::automatic && host_memory &&
-                             !ilu0_level_scheduling_pays(sparse_space().concurrency(), n, p_->stats.factor_levels));
-    p_->sequential = sequential;
-    p_->stats.sequential_solves = sequential;
-    L.symbolic(n, true, true, sequential);
-    U.symbolic(n, false, false, sequential);
-    p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ilu0::work"), n);
+    auto solve = o.solve;
+    if (solve == ilu0_triangular_solve::automatic) {
+      // The host rule needs the factor's level count: spiluk's, or counted here (only where it can pay).
+      const int threads = sparse_space().concurrency();
+      const bool exact = st.factorization == ilu0_factorization_method::exact;
+      const int levels = exact ? st.factor_levels : threads >= 8 ? host_lower_levels<>(A) : 0;
+      solve = !host_rules                                      ? ilu0_triangular_solve::jacobi
+              : ilu0_level_scheduling_pays(threads, n, levels) ? ilu0_triangular_solve::level_scheduled
+                                                               : ilu0_triangular_solve::sequential;
+    }
+    p_->work = vector_view(Kokkos::view_alloc(Kokkos::WithoutInitializing, std::string("ppl::ilu0::work")), n);
     advise_huge_pages(p_->work);
+    p_->prepare_solves(solve, o.solve_sweeps);
+    if (solve == ilu0_triangular_solve::jacobi) {
+      st.jacobi_ratio_L = p_->L.jacobi.last_sweep_ratio();
+      st.jacobi_ratio_U = p_->U.jacobi.last_sweep_ratio();
+      // `automatic` keeps the Jacobi solves only where their last sweep still helps in both factors, else solves
+      // level by level: the sweeps' series grows on highly non-normal factors.
+      if (o.solve == ilu0_triangular_solve::automatic && !(st.jacobi_ratio_L < 1.0 && st.jacobi_ratio_U < 1.0)) {
+        st.solve_fell_back = true;
+        p_->prepare_solves(ilu0_triangular_solve::level_scheduled, 0);
+      }
+    }
     Kokkos::fence();
-    p_->stats.solve_symbolic = step.seconds();
-    p_->stats.nnz_L = static_cast<std::int64_t>(nnz_L);
-    p_->stats.nnz_U = static_cast<std::int64_t>(nnz_U);
-    p_->stats.L_levels = L.levels();
-    p_->stats.U_levels = U.levels();
-    p_->stats.setup = total.seconds();
+    st.solve_symbolic = step.seconds();
+    st.nnz_L = static_cast<std::int64_t>(p_->L.entries.extent(0));
+    st.nnz_U = static_cast<std::int64_t>(p_->U.entries.extent(0));
+    st.L_levels = p_->L.levels();
+    st.U_levels = p_->U.levels();
+    st.setup = total.seconds();
   } catch (...) {
     Kokkos::Profiling::popRegion();
     throw;
@@ -472,7 +609,7 @@ void ilu0_factorization::apply_transpose(const_vector_view r, vector_view z) con
       Kokkos::deep_copy(out->row_map, T.graph.row_map);
       out->entries = T.graph.entries;
       out->values = T.values;
-      out->symbolic(p_->n, lower_result, unit, p_->sequential);
+      out->symbolic(p_->n, lower_result, unit, p_->solve, p_->solve_sweeps, p_->scratch);
       return out;
     };
     p_->Ut = make(p_->U, true, false);

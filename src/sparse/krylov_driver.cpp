@@ -35,6 +35,7 @@ solver_result krylov_method_solver::run(const execution& space, const crs_matrix
                                           : make_preconditioner(o_.preconditioner, A, o_.preconditioner_params);
   Kokkos::fence();
   res.times.precond_setup = precond_timer.seconds();
+  res.preconditioner = M->describe();
   const double tol = stop_tolerance(o_, res.b_norm);
   const solve_context ctx{space, A, spmv, b, x, *M, o_, tol};
   const auto method = create(ctx);

@@ -56,10 +56,16 @@ solve_memory_need estimate_solve_memory(const solve_memory_problem& p) {
   if (p.preconditioner == "jacobi") {
     need.device.push_back({"Jacobi inverse diagonal", "solver.preconditioner", vec});
   } else if (p.preconditioner == "ilu0") {
-    // L and U (together A's pattern plus a unit diagonal), a work vector and the triangular solves' level sets.
+    // L and U (together A's pattern plus a unit diagonal), the work vector, the Jacobi solves' scratch vector and
+    // inverse diagonal, or the triangular solves' level sets.
     const double factors = 12.0 * (nnz + n) + 16.0 * (n + 1) + 5 * vec;
     need.device.push_back({"ILU(0) factors", "solver.preconditioner", factors});
     if (bicg) need.device.push_back({"ILU(0) transposed factors", "solver.preconditioner", factors});
+    // The parallel factorisation's set-up beside the factors (src/sparse/ilu0_parallel.cpp): the second copy of
+    // L's values, U^T's values in two copies, U^T's pattern and the map from U to U^T.
+    if (p.ilu0_parallel)
+      need.device.push_back(
+          {"ILU(0) parallel factorisation (sweep copies, U^T)", "solver.preconditioner", 20.0 * (nnz + n) + vec});
   } else if (p.preconditioner != "none") {
     need.device.push_back({"preconditioner", "solver.preconditioner", 2 * vec});
   }

@@ -44,8 +44,15 @@ check cutoff_kernels run "$studies/cutoff_kernels.yaml" "${quick[@]}" \
 check bicg run "$studies/bicg_paper.yaml" "${quick[@]}" \
   --set 'vary={matrix.generator: [convection_diffusion, convection_diffusion_3x], matrix.n: [8, 6],
     spmv.threads_per_row: [2, 8, 32]}'
+# The ILU(0) studies on their converging points (the others stop at max_iters or diverge, which exits 4).
+check ilu0_cd run "$studies/ilu0_cd_pe1000.yaml" "${quick[@]}" --set base.matrix.n=10 \
+  --set 'vary={matrix.peclet: [1000.0, 200.0], solver.preconditioner: [ilu0],
+    solver.preconditioner_params.factorization: [exact, auto]}'
+check ilu0_nsjac run "$studies/ilu0_nsjac.yaml" "${quick[@]}" \
+  --set 'vary={solver.preconditioner: [ilu0], solver.preconditioner_params.factorization: [exact, auto]}'
 # Every point this build can run has its record (a CPU build lists the _cuda points as not runnable).
-for s in pmpp:pmpp_ch18 coarsening:coarsening binning:binning cutoff_kernels:cutoff_kernels bicg:bicg_paper; do
+for s in pmpp:pmpp_ch18 coarsening:coarsening binning:binning cutoff_kernels:cutoff_kernels bicg:bicg_paper \
+  ilu0_cd:ilu0_cd_pe1000 ilu0_nsjac:ilu0_nsjac; do
   measured=$(sed -n 's/.*: \([0-9]*\) points measured, 0 already.*/\1/p' "${s%%:*}.log")
   n=$(grep -c . "${s##*:}.jsonl" 2>/dev/null || echo 0)
   if [ -z "$measured" ] || [ "$measured" = 0 ] || [ "$n" != "$measured" ]; then

@@ -199,6 +199,36 @@ TEST_F(solve_job, an_output_may_not_overwrite_the_matrix) {
   EXPECT_EQ(std::string(std::istreambuf_iterator<char>(in), {}).substr(0, 14), "%%MatrixMarket");
 }
 
+// ILU(0)'s parameters in the job: the text names them (given or default) and what the set-up built; the summary
+// carries both.
+TEST_F(solve_job, ilu0_parameters_and_what_was_built_are_reported) {
+  const auto job =
+      write("job.yaml",
+            "job: solve\n"
+            "matrix: {generator: convection_diffusion, n: 8, peclet: 10.0}\n"
+            "rhs: manufactured\n"
+            "solver:\n"
+            "  preconditioner: ilu0\n"
+            "  preconditioner_params: {factorization: parallel, triangular_solve: jacobi, solve_sweeps: 3}\n"
+            "output: {summary: " +
+                out("s.json") + "}\n");
+  std::string log;
+  ASSERT_EQ(run(job, log), 0) << log;
+  EXPECT_NE(log.find("preconditioner ilu0 (factor_sweeps: 3, factorization: parallel, solve_sweeps: 3, "
+                     "triangular_solve: jacobi)"),
+            std::string::npos)
+      << log;
+  EXPECT_NE(log.find("preconditioner: ilu0: parallel factors (3 sweeps, residual "), std::string::npos) << log;
+  EXPECT_NE(log.find("jacobi solves (3 sweeps)"), std::string::npos) << log;
+  nlohmann::json whole;
+  std::ifstream(out("s.json")) >> whole;
+  const auto& solver = whole["solve"]["solver"];
+  EXPECT_EQ(solver["preconditioner_params"]["factorization"], "parallel");
+  EXPECT_EQ(solver["preconditioner_params"]["factor_sweeps"], 3);
+  EXPECT_EQ(solver["preconditioner_params"]["solve_sweeps"], 3);
+  EXPECT_EQ(solver["preconditioner_built"].get<std::string>().rfind("ilu0: parallel factors (3 sweeps", 0), 0u);
+}
+
 TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
   struct bad {
     std::string yaml, expect;
@@ -228,6 +258,16 @@ TEST_F(solve_job, bad_values_are_input_errors_before_any_work) {
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {max_restarts: -1}\n", "out of range"},
       {"matrix: {generator: convection_diffusion, n: 4}\nsolver: {initial_guess: ones}\n", "is not one of: zero"},
       {"matrix: {generator: convection_diffusion, n: 4}\nrhs: {file: nothere.mtx}\n", "'rhs.file': cannot open"},
+      {"matrix: {generator: convection_diffusion, n: 4}\n"
+       "solver: {preconditioner: ilu0, preconditioner_params: {factorization: approximate}}\n",
+       "job.yaml:3:71: 'solver.preconditioner_params.factorization' = approximate is not one of auto, exact, "
+       "parallel"},
+      {"matrix: {generator: convection_diffusion, n: 4}\n"
+       "solver: {preconditioner: ilu0, preconditioner_params: {solve_sweeps: -1}}\n",
+       "'solver.preconditioner_params.solve_sweeps' = -1 is outside [0, 10000]"},
+      {"matrix: {generator: convection_diffusion, n: 4}\n"
+       "solver: {preconditioner: ilu0, preconditioner_params: {sweeps: 3}}\n",
+       "job.yaml:3:56: unknown key 'sweeps' in 'solver.preconditioner_params'"},
   };
   for (const auto& c : cases) {
     const auto job = write("job.yaml", "job: solve\n" + c.yaml);

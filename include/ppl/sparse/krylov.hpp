@@ -103,6 +103,7 @@ struct solver_result {
   double true_residual_norm = 0;  // ||b - A x|| recomputed at the end
   double true_residual = 0;       // ||b - A x|| / ||b|| (the absolute norm when b = 0)
   std::vector<double> history;    // ||r_k||, k = 0..iterations (recursive; after a restart the true one)
+  std::string preconditioner;     // what was built: preconditioner::describe() ("ilu0: exact factors, ...")
   solver_times times;
 };
 

@@ -19,6 +19,8 @@ class preconditioner {
  public:
   virtual ~preconditioner() = default;
   virtual std::string name() const = 0;
+  // What the set-up built, for the job's report (the choices `auto` parameters resolved to): the name by default.
+  virtual std::string describe() const { return name(); }
 
   // z = M^-1 r on `space`. r and z are distinct vectors of A's rows. Does not fence: solvers queue it with their
   // other kernels. A preconditioner without the `every_space` capability takes only the default space (ppl::error

@@ -14,6 +14,7 @@ struct solve_memory_problem {
   std::string method = "bicgstab";  // solvers() name
   int gmres_restart = 30;           // solver.restart (GMRES only)
   std::string preconditioner = "none";
+  bool ilu0_parallel = false;     // `ilu0` sets up by the parallel factorisation (its sweeps hold extra copies)
   int job_vectors = 2;            // the caller's own n-vectors in the default memory space (b, x, x*, ...)
   bool host_matrix_copy = false;  // a host copy of the matrix (a file's) is alive while the device one is built
   int host_vectors = 0;           // n-vectors the caller keeps on the host (a file's rhs, initial guess)

@@ -57,6 +57,9 @@ TEST(solve_memory, methods_and_preconditioners_add_their_vectors) {
   p.method = "bicgstab";
   p.preconditioner = "ilu0";
   EXPECT_GT(estimate_solve_memory(p).device_bytes(), csr + 9 * vec + csr);  // the factors hold A's pattern at least
+  const double exact = estimate_solve_memory(p).device_bytes();
+  p.ilu0_parallel = true;  // the sweeps' copies of the values and U^T's pattern: more than the factors again
+  EXPECT_GT(estimate_solve_memory(p).device_bytes(), exact + csr);
   p.host_matrix_copy = true;
   p.host_vectors = 2;
   EXPECT_EQ(estimate_solve_memory(p).host_bytes(), csr + 2 * vec);

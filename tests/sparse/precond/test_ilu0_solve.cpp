@@ -1,17 +1,21 @@
 // Every registered solver with `preconditioner: ilu0` on 2dcyl1, ani4 and a generated system: converged, with the
 // TRUE residual recomputed on the host in float64; BiCGSTAB's count within the band of an independent host
 // BiCGSTAB right-preconditioned with the host ILU(0) (tests/sparse/host_ilu0.hpp), and below BiCGSTAB + Jacobi's.
+// The same for the parallel factors with Jacobi solves (against host sweeps), and BiCGSTAB with each ILU(0) variant
+// on the hard systems: a convection-dominated generated one (Peclet 1000) and nsjac (a Navier-Stokes Jacobian).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
 #include <functional>
 #include <map>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ppl/sparse/generators.hpp"
+#include "ppl/sparse/ilu0.hpp"
 #include "ppl/sparse/krylov.hpp"
 #include "ppl/sparse/matrix_market.hpp"
 #include "ppl/sparse/spmv_strategy.hpp"
@@ -34,10 +38,10 @@ const ilu_system& system_named(const std::string& name) {
   static std::map<std::string, ilu_system> cache;
   if (auto it = cache.find(name); it != cache.end()) return it->second;
   ilu_system s;
-  if (name == "cd27_pe10") {
+  if (name == "cd27_pe10" || name == "cd27_pe1000") {
     convection_diffusion_params p;
-    p.n = 12;
-    p.peclet = 10.0;
+    p.n = name == "cd27_pe10" ? 12 : 16;  // mesh Peclet numbers 0.4 and 31
+    p.peclet = name == "cd27_pe10" ? 10.0 : 1000.0;
     auto g = make_convection_diffusion(p);
     s.A = g.A;
     s.b = to_host_vector(g.b);
@@ -52,7 +56,8 @@ const ilu_system& system_named(const std::string& name) {
 struct release : ::testing::Environment {
   void TearDown() override {
     // Device views must go before Kokkos::finalize: drop the cached systems' matrices.
-    for (const char* n : {"2dcyl1", "ani4", "cd27_pe10"}) const_cast<ilu_system&>(system_named(n)).A = crs_matrix();
+    for (const char* n : {"2dcyl1", "ani4", "cd27_pe10", "cd27_pe1000", "nsjac"})
+      const_cast<ilu_system&>(system_named(n)).A = crs_matrix();
   }
 };
 [[maybe_unused]] auto* const release_env = ::testing::AddGlobalTestEnvironment(new release);
@@ -85,11 +90,38 @@ int host_bicgstab(const host_csr& A, const std::vector<double>& b, double rtol, 
   return -1;
 }
 
-solver_result solve(const std::string& method, const ilu_system& s, const std::string& pc, std::vector<double>& x) {
+// The ILU(0) variants by name: `exact` and `parallel` (Jacobi solves) through the registry's parameters, `gpu_auto`
+// through ilu0_options::automatic_as_gpu (what `auto` chooses on a GPU, with its checks and fallbacks).
+const parameter_values& variant_parameters(const std::string& variant) {
+  static const std::map<std::string, parameter_values> v = {
+      {"exact", {{"factorization", std::string("exact")}}},
+      {"parallel", {{"factorization", std::string("parallel")}, {"triangular_solve", std::string("jacobi")}}}};
+  return v.at(variant);
+}
+
+class ilu0_variant final : public preconditioner {
+ public:
+  ilu0_variant(const crs_matrix& A, const ilu0_options& o) : f(A, o) {}
+  std::string name() const override { return "ilu0"; }
+  void apply(const execution&, const_vector_view r, vector_view z) const override { f.apply(r, z); }
+  ilu0_factorization f;
+};
+
+solver_result solve(const std::string& method, const ilu_system& s, const std::string& pc, std::vector<double>& x,
+                    const std::string& variant = "") {
   solver_options o;
   o.rtol = 1e-8;
   o.max_iters = 5000;
   o.preconditioner = pc;
+  if (variant == "gpu_auto") {
+    o.custom_preconditioner = [](const crs_matrix& A) {
+      ilu0_options io;
+      io.automatic_as_gpu = true;
+      return std::make_unique<ilu0_variant>(A, io);
+    };
+  } else if (!variant.empty()) {
+    o.preconditioner_params = variant_parameters(variant);
+  }
   auto spmv = make_spmv_strategy("kokkos_kernels");
   spmv->prepare(s.A);
   vector_view xd("x", s.A.numRows());
@@ -140,6 +172,102 @@ TEST(ilu0_bicgstab, matches_the_host_oracle_and_beats_jacobi) {
                 oracle_its, jac.iterations);
     EXPECT_LE(std::abs(ilu.iterations - oracle_its), std::max(3, oracle_its / 5)) << name;
     EXPECT_LT(ilu.iterations, jac.iterations) << name;
+  }
+}
+
+// Host BiCGSTAB with the host Chow-Patel factors (3 sweeps) and host Jacobi solves (2 sweeps), the defaults of
+// `factorization: parallel, triangular_solve: jacobi`: ppl's count within the band, and below BiCGSTAB + Jacobi's.
+TEST(ilu0_parallel_bicgstab, matches_the_host_oracle_and_beats_jacobi) {
+  for (const std::string name : {"2dcyl1", "ani4", "cd27_pe10"}) {
+    const auto& s = system_named(name);
+    const auto f = oracle::parallel_ilu0(s.A_host, 3);
+    const int oracle_its = host_bicgstab(s.A_host, s.b, 1e-8, 5000, [&](const std::vector<double>& v) {
+      return oracle::jacobi_triangular_solve(f.U, oracle::jacobi_triangular_solve(f.L, v, true, 2), false, 2);
+    });
+    ASSERT_GT(oracle_its, 0) << name;
+    std::vector<double> x;
+    const auto ilu = solve("bicgstab", s, "ilu0", x, "parallel");
+    ASSERT_TRUE(is_converged(ilu.outcome)) << name << ": " << to_string(ilu.outcome);
+    EXPECT_LE(host_relative_residual(s.A_host, s.b, x), 1e-8 + 1e-10) << name;
+    const auto jac = solve("bicgstab", s, "jacobi", x);
+    std::printf("  %s: BiCGSTAB + ILU(0) parallel/jacobi %d iterations (host oracle %d), + Jacobi %d\n", name.c_str(),
+                ilu.iterations, oracle_its, jac.iterations);
+    EXPECT_LE(std::abs(ilu.iterations - oracle_its), std::max(3, oracle_its / 5)) << name;
+    EXPECT_LT(ilu.iterations, jac.iterations) << name;
+  }
+}
+
+// Every solver with the parallel factors and Jacobi solves on the easy systems (BiCG through apply_transpose).
+TEST(ilu0_parallel_solvers, every_solver_converges_to_the_true_residual) {
+  for (const auto& method : solvers().names())
+    for (const std::string name : {"2dcyl1", "ani4", "cd27_pe10"}) {
+      const auto& s = system_named(name);
+      std::vector<double> x;
+      const auto r = solve(method, s, "ilu0", x, "parallel");
+      EXPECT_TRUE(is_converged(r.outcome)) << method << " on " << name << ": " << to_string(r.outcome);
+      EXPECT_LE(host_relative_residual(s.A_host, s.b, x), 1e-8 + 1e-10) << method << " on " << name;
+      std::printf("  %s + ilu0 parallel on %s: %d iterations\n", method.c_str(), name.c_str(), r.iterations);
+    }
+}
+
+// BiCGSTAB with each variant converges to the true residual; on the hard systems the parallel paths diverge (below)
+// and only `exact` and `gpu_auto` (which falls back to it) are run.
+class ilu0_variants : public ::testing::TestWithParam<std::tuple<std::string, std::string>> {};
+
+TEST_P(ilu0_variants, bicgstab_converges_to_the_true_residual) {
+  const auto& [variant, system] = GetParam();
+  const auto& s = system_named(system);
+  std::vector<double> x;
+  const auto r = solve("bicgstab", s, "ilu0", x, variant);
+  ASSERT_TRUE(is_converged(r.outcome)) << to_string(r.outcome) << " after " << r.iterations << " iterations";
+  EXPECT_LE(host_relative_residual(s.A_host, s.b, x), 1e-8 + 1e-10);
+  RecordProperty("iterations", r.iterations);
+  std::printf("  bicgstab + ilu0 %s on %s: %d iterations\n", variant.c_str(), system.c_str(), r.iterations);
+}
+
+std::string variant_name(const ::testing::TestParamInfo<std::tuple<std::string, std::string>>& info) {
+  return std::get<0>(info.param) + "_" + std::get<1>(info.param);
+}
+
+INSTANTIATE_TEST_SUITE_P(easy, ilu0_variants,
+                         ::testing::Combine(::testing::Values("exact", "parallel", "gpu_auto"),
+                                            ::testing::Values("2dcyl1", "ani4", "cd27_pe10")),
+                         variant_name);
+INSTANTIATE_TEST_SUITE_P(hard, ilu0_variants,
+                         ::testing::Combine(::testing::Values("exact", "gpu_auto"),
+                                            ::testing::Values("cd27_pe1000", "nsjac")),
+                         variant_name);
+
+// What `auto` does on a GPU: where the parallel paths precondition (the easy systems) it keeps them; on the hard
+// systems its checks see the sweeps diverge (factors: ||A - L U|| above ilu0_parallel_residual_limit; solves: a
+// last sweep that raises the probe's residual) and it falls back to the exact factors and level-scheduled solves.
+// Forced, the parallel paths do not converge there (BiCGSTAB stops with a growing residual), which is why.
+TEST(ilu0_hard_systems, automatic_falls_back_where_the_parallel_paths_diverge) {
+  ilu0_options o;
+  o.automatic_as_gpu = true;
+  for (const std::string name : {"2dcyl1", "ani4", "cd27_pe10"}) {
+    const ilu0_factorization f(system_named(name).A, o);
+    EXPECT_EQ(f.stats().factorization, ilu0_factorization_method::parallel) << name;
+    EXPECT_EQ(f.stats().solve, ilu0_triangular_solve::jacobi) << name;
+    EXPECT_LE(f.stats().factor_residual, ilu0_parallel_residual_limit) << name;
+  }
+  for (const std::string name : {"cd27_pe1000", "nsjac"}) {
+    const auto& s = system_named(name);
+    const ilu0_factorization f(s.A, o);
+    const auto& st = f.stats();
+    std::printf("  %s: parallel residual %.3g, Jacobi last-sweep ratios L %.3g U %.3g\n", name.c_str(),
+                st.factor_residual, st.jacobi_ratio_L, st.jacobi_ratio_U);
+    EXPECT_TRUE(st.factorization_fell_back) << name;
+    EXPECT_GT(st.factor_residual, ilu0_parallel_residual_limit) << name;
+    EXPECT_EQ(st.factorization, ilu0_factorization_method::exact) << name;
+    EXPECT_TRUE(st.solve_fell_back) << name;
+    EXPECT_EQ(st.solve, ilu0_triangular_solve::level_scheduled) << name;
+    std::vector<double> x;
+    const auto forced = solve("bicgstab", s, "ilu0", x, "parallel");
+    const auto jac = solve("bicgstab", s, "jacobi", x);
+    std::printf("  %s: BiCGSTAB + ILU(0) parallel/jacobi: %s after %d; + Jacobi: %s after %d\n", name.c_str(),
+                to_string(forced.outcome).c_str(), forced.iterations, to_string(jac.outcome).c_str(), jac.iterations);
+    EXPECT_FALSE(is_converged(forced.outcome)) << name;
   }
 }
 
