@@ -214,8 +214,13 @@ def map_line(name, m, ions):
     if ions:
         p = ions["per_ion"]
         line += (f"; ions: mask {1e3 * ions['mask_s']:.1f} ms, placement {1e3 * ions['placement_s']:.2f} ms for "
-                 f"{len(ions['placed'])}, per ion median {1e3 * p['median_s']:.4f} ms (min {1e3 * p['min_s']:.4f}, "
-                 f"max {1e3 * p['max_s']:.4f}), job {ions['job_s']:.3f} s")
+                 f"{len(ions['placed'])} ({ions.get('algorithm', 'full_pass')}), per ion median "
+                 f"{1e3 * p['median_s']:.4f} ms (min {1e3 * p['min_s']:.4f}, max {1e3 * p['max_s']:.4f})")
+        b = ions.get("blocks")
+        if b:  # the bounded placement: blocks brought up to date per ion, and the map's finish after the last ion
+            line += (f", blocks per ion median {b['per_ion']['median']} of {b['count']} (max {b['per_ion']['max']}), "
+                     f"finish {1e3 * ions['finish_s']:.2f} ms")
+        line += f", job {ions['job_s']:.3f} s"
     return line
 
 
@@ -275,10 +280,14 @@ def jobs(*paths):
 
 
 def ions_compare(a_path, b_path):
-    a, b = (load(p)["ions"]["placed"] for p in (a_path, b_path))
+    sa, sb = (load(p)["ions"] for p in (a_path, b_path))
+    a, b = sa["placed"], sb["placed"]
     diff = next((n for n, (x, y) in enumerate(zip(a, b)) if x["point"] != y["point"]), None)
     if diff is None and len(a) == len(b):
         print(f"all {len(a)} ions at the same points in {os.path.basename(a_path)} and {b_path}")
+        ca, cb = sa.get("map_after_checksum"), sb.get("map_after_checksum")
+        if ca and cb:  # summaries written since the checksum exists
+            print(f"map after placement: checksums {ca} and {cb}: " + ("the same bits" if ca == cb else "DIFFERENT"))
         return
     n = diff if diff is not None else min(len(a), len(b))
     print(f"first {n} of {len(b)} ions agree; ion {n + 1}: {a[n]['point'] if n < len(a) else None} "

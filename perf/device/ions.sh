@@ -8,8 +8,10 @@
 # at a time on the device (ions.per_ion: median, min, max over the 150) and reports its own time
 # (ions.job_s, from loading the job to its outputs); wall_seconds.txt adds the process's start and exit.
 # Parts (IONS_PARTS, default "target compare"):
-#   target   IONS_RUNS (3) jobs with the default map strategy, one with gather_hybrid_rsqrt_cuda, and the 12 A
-#            cutoff map (configs/perf/ions_100k_400_cutoff.yaml) with cutoff_binned and cutoff_binned_cuda;
+#   target   IONS_RUNS (3) jobs with the default map strategy and placement (ions.algorithm: bounded), one with
+#            gather_hybrid_rsqrt_cuda, one with the full pass (ions.algorithm: full_pass), compared with the first
+#            (the same points and map checksum expected), and the 12 A cutoff map
+#            (configs/perf/ions_100k_400_cutoff.yaml) with cutoff_binned and cutoff_binned_cuda, each placement;
 #   compare  configs/examples/ions_actin.yaml at 2 A, its placed ions compared point by point with the OpenMP run
 #            committed in perf/results/ions-openmp/actin_2A.json (the maps differ in their last bits, so a near-tie
 #            may go the other way: the first difference is printed);
@@ -25,10 +27,16 @@ if want target; then
   echo "== the target"
   for r in $(seq 1 "${IONS_RUNS:-3}"); do job "ions100k-$r" 180 configs/perf/ions_100k_400.yaml; done
   job ions100k-hybrid 180 configs/perf/ions_100k_400.yaml --set strategy=gather_hybrid_rsqrt_cuda
+  job ions100k-full-pass 180 configs/perf/ions_100k_400.yaml --set ions.algorithm=full_pass
   job ions100k-cutoff 180 configs/perf/ions_100k_400_cutoff.yaml
+  job ions100k-cutoff-full-pass 180 configs/perf/ions_100k_400_cutoff.yaml --set ions.algorithm=full_pass
   job ions100k-cutoff-cuda 180 configs/perf/ions_100k_400_cutoff.yaml --set strategy=cutoff_binned_cuda
   summary "150 ions on 400^3: map, mask, placement, per ion, the job's own time" jobs "$RESULTS"/ions100k-*.json
   { grep ions100k "$RESULTS/wall_seconds.txt" || true; } | record "whole process, seconds (wall_seconds.txt)"
+  { for pair in "ions100k-1 ions100k-full-pass" "ions100k-cutoff ions100k-cutoff-full-pass"; do
+      read -r a b <<<"$pair"
+      "${SUMMARIZE[@]}" ions-compare "$RESULTS/$a.json" "$RESULTS/$b.json" || echo "($a against $b: no comparison)"
+    done; } | record "bounded against full_pass: placed points and the map's checksum"
 fi
 
 if want compare; then

@@ -12,7 +12,8 @@
 #   cutoff             both cutoff kernels on the 1M-atom water box (configs/perf/cutoff_water.yaml), one launch each
 #   potential-tiles    gather_coalesced's tiled kernel and the hand-written one of perf/baselines/ on 256x256x64, 40k
 #                      atoms (bench_potential)
-#   ions               the placement passes (select, add_ion) of configs/perf/ions_100k_400_cutoff.yaml, 3 ions
+#   ions               the placement kernels (bounded_*: select, bounds, first, candidates, finish; the full pass's
+#                      select and add_ion with --set ions.algorithm=full_pass) of configs/perf/ions_100k_400_cutoff.yaml, 3 ions
 # NCU_SECTIONS replaces the sections (default: SpeedOfLight, LaunchStats, Occupancy, MemoryWorkloadAnalysis,
 # ComputeWorkloadAnalysis, WarpStateStats, InstructionStats); NCU_COUNT the launches profiled per kernel (default 1).
 # Writes RESULTS/ncu-TARGET.txt.gz and the key lines into README.md.
@@ -60,7 +61,7 @@ case $target in
     cmd=("$(exe bench_potential)" --benchmark_filter='256x256x64_40k/(gather_coalesced|baseline_cuda/tiles)/min_time'
       --benchmark_min_time=0.01) ;;
   ions)
-    kernel='regex:add_ion|select_point'
+    kernel='regex:add_ion|select_point|bounded_'
     cmd=("$(exe ppl)" run configs/perf/ions_100k_400_cutoff.yaml -q --set 'ions.counts={Na+: 3}'
       --set output.summary="$RESULTS/ions.json") ;;
   custom)

@@ -7,8 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <memory>
 #include <numeric>
+
+#include "bounded_placement.hpp"
 
 namespace ppl {
 namespace {
@@ -39,7 +43,7 @@ ion_plan plan_ions(const ion_request& r, double charge, double solvent_volume) {
   auto too_many = [&](const char* key, double n) {
     if (n > double(max_ions))
       throw ion_request_error(key, fmt::format("'ions.{}' asks for {:.6g} ions, more than the {} one job places "
-                                               "(each ion is one pass over the whole lattice)",
+                                               "(each ion's potential is added to every point of the lattice)",
                                                key, n, max_ions));
   };
   const int counter_sign = charge <= 0 ? 1 : -1;
@@ -82,23 +86,54 @@ ion_plan plan_ions(const ion_request& r, double charge, double solvent_volume) {
   return p;
 }
 
+std::uint64_t map_checksum(Kokkos::View<const float*> map) {
+  std::uint64_t sum = 0;
+  Kokkos::parallel_reduce(
+      "ppl::ions::map_checksum", Kokkos::RangePolicy<Kokkos::IndexType<std::int64_t>>(0, std::int64_t(map.extent(0))),
+      KOKKOS_LAMBDA(const std::int64_t n, std::uint64_t& s) {
+        std::uint32_t bits;
+        const float v = map(n);
+        std::memcpy(&bits, &v, sizeof bits);
+        // splitmix64's finaliser of (index, bits): every bit of both reaches every bit of the term.
+        std::uint64_t z = (std::uint64_t(n) << 32 | bits) + 0x9e3779b97f4a7c15ull;
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        s += z ^ (z >> 31);
+      },
+      sum);
+  return sum;
+}
+
 std::vector<placed_ion> place_ions(ion_placer& placer, potential_view map, const std::vector<const ion_species*>& order,
                                    double min_ions,
-                                   const std::function<void(std::size_t, const placed_ion&)>& after_each) {
+                                   const std::function<void(std::size_t, const placed_ion&)>& after_each,
+                                   placement_algorithm algorithm, placement_report* report) {
   using clock_type = std::chrono::steady_clock;
   std::vector<placed_ion> ions;
   ions.reserve(order.size());
+  placement_report r;
+  r.algorithm = algorithm;
+  if (report) *report = r;
   if (order.empty()) return ions;
+  std::unique_ptr<ions_detail::bounded_placement> bounded;
+  if (algorithm == placement_algorithm::bounded) {
+    bounded = std::make_unique<ions_detail::bounded_placement>(placer, map);
+    r.blocks = bounded->blocks();
+    r.points_per_block = ions_detail::block_points;
+  }
   Kokkos::fence();
   auto t0 = clock_type::now();
-  ion_choice c = placer.select(map, float(order[0]->charge));
+  ion_choice c = bounded ? bounded->select(float(order[0]->charge)) : placer.select(map, float(order[0]->charge));
+  std::int64_t blocks = bounded ? bounded->last_blocks() : -1;  // the first selection's, counted in the first ion
   for (std::size_t n = 0; n < order.size(); ++n) {
     const ion_species& sp = *order[n];
-    if (c.index < 0)
+    if (c.index < 0) {
+      if (bounded) bounded->finish();  // the map and mask with the ions placed so far
       throw input_error(
           fmt::format("no allowed lattice point is left for ion {} of {} ({}): fewer ions, "
                       "smaller distances or a larger lattice",
                       n + 1, order.size(), sp.name));
+    }
     placed_ion ion;
     ion.species = &sp;
     ion.point = c.index;
@@ -106,13 +141,22 @@ std::vector<placed_ion> place_ions(ion_placer& placer, potential_view map, const
     ion.x = pos[0], ion.y = pos[1], ion.z = pos[2];
     ion.potential = double(c.score) / sp.charge;  // exact: q is +-1 or +-2
     const float next = n + 1 < order.size() ? float(order[n + 1]->charge) : 0.0f;
-    c = placer.add_ion(map, c.index, float(sp.charge), min_ions, n + 1 < order.size() ? &next : nullptr);
+    const float* next_q = n + 1 < order.size() ? &next : nullptr;
+    if (bounded) {
+      c = bounded->add_ion(c.index, float(sp.charge), min_ions, next_q);
+      ion.blocks = blocks + bounded->last_blocks();
+      blocks = 0;
+    } else {
+      c = placer.add_ion(map, c.index, float(sp.charge), min_ions, next_q);
+    }
     Kokkos::fence();
     ion.seconds = std::chrono::duration<double>(clock_type::now() - t0).count();
     ions.push_back(ion);
     if (after_each) after_each(n, ions.back());
     t0 = clock_type::now();  // what after_each does (a progress line) is not the next ion's time
   }
+  if (bounded) r.finish_seconds = bounded->finish_seconds();
+  if (report) *report = r;
   return ions;
 }
 

@@ -9,6 +9,7 @@
 #include <limits>
 #include <vector>
 
+#include "placement_kernels.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/kokkos_compat.hpp"
 #include "ppl/core/system_info.hpp"
@@ -19,36 +20,14 @@
 namespace ppl {
 namespace {
 
-// Lowest score first, then lowest index: a total order on the candidates, so every reduction tree (OpenMP threads,
-// CUDA blocks and warps) ends at the same point. The pair (score, index) is packed into one 64-bit key whose unsigned
-// order is that order: the float's bits mapped so that unsigned comparison orders them as floats (negatives
-// reversed, positives above them), the index below. One key makes the cross-team step a single atomic min, so a pass
-// needs as many teams as fill the device rather than the at most block-size blocks of a Kokkos 3.4 CUDA range
-// reduction with a struct value (measured: 0.9 ms per ion on a 6.4e7-point lattice on the H200 against 0.15 ms at
-// copy bandwidth). Points not allowed and NaN scores never become candidates; no candidate leaves the identity.
-using choice_key = unsigned long long;
-constexpr choice_key no_choice = ~choice_key(0);
-
-KOKKOS_INLINE_FUNCTION choice_key make_key(float score, int index) {
-  const float s = score + 0.0f;  // -0 becomes +0: they compare equal as floats, so they must pack equal
-  std::uint32_t u;
-  std::memcpy(&u, &s, sizeof u);
-  u = (u & 0x80000000u) ? ~u : (u | 0x80000000u);
-  return (choice_key(u) << 32) | choice_key(std::uint32_t(index));
-}
-
-ion_choice to_choice(choice_key key) {
-  if (key == no_choice) return ion_choice{0.0f, -1};
-  std::uint32_t u = std::uint32_t(key >> 32);
-  u = (u & 0x80000000u) ? (u & 0x7fffffffu) : ~u;
-  float score;
-  std::memcpy(&score, &u, sizeof score);
-  return ion_choice{score, int(std::uint32_t(key & 0xffffffffu))};
-}
-
-KOKKOS_INLINE_FUNCTION int imin(int a, int b) {
-  return a < b ? a : b;  // Kokkos::min is not in every release ppl builds against
-}
+using ions_detail::choice_key;
+using ions_detail::exclusion_sphere;
+using ions_detail::iabs;
+using ions_detail::imin;
+using ions_detail::make_key;
+using ions_detail::make_sphere;
+using ions_detail::no_choice;
+using ions_detail::to_choice;
 
 // Points per team in a selection pass: enough per thread to hide the loads' latency, few enough that a 6.4e7-point
 // lattice still gives thousands of teams (one atomic each on the result).
@@ -182,30 +161,6 @@ void min_key_pass(const char* label, const spatial::lattice_shape& shape, potent
       });
 }
 
-// The points closer than `distance` to lattice point (ci, cj, ck), from the exact float64 differences of the products
-// i h, as a host check computes them from lattice::point. `half` bounds the box per axis (-1: no point).
-struct exclusion_sphere {
-  int ci = 0, cj = 0, ck = 0, half = -1;
-  double h = 0, d2max = 0;
-  KOKKOS_INLINE_FUNCTION double axis(int i, int c) const { return double(i) * h - double(c) * h; }
-  KOKKOS_INLINE_FUNCTION bool covers(int i, int j, int k) const {
-    const double dx = axis(i, ci), dy = axis(j, cj), dz = axis(k, ck);
-    return dx * dx + dy * dy + dz * dz < d2max;
-  }
-};
-
-exclusion_sphere make_sphere(const spatial::lattice_shape& shape, double h, int index, double distance) {
-  exclusion_sphere e;
-  shape.ijk(index, e.ci, e.cj, e.ck);
-  e.h = h, e.d2max = distance * distance;
-  e.half = distance > 0 ? int(std::min(std::ceil(distance / h), 2.0e6)) : -1;  // the clip keeps ci +- half in int
-  return e;
-}
-
-KOKKOS_INLINE_FUNCTION int iabs(int a) {
-  return a < 0 ? -a : a;
-}
-
 // Selection only: the first ion, before any update.
 struct select_point {
   float q;
@@ -240,11 +195,7 @@ struct add_ion_point {
             iabs(j - sphere.cj) <= sphere.half && iabs(k - sphere.ck) <= sphere.half};
   }
   KOKKOS_INLINE_FUNCTION float update(float v, int i, const row_offsets& r) const {
-    const float dx = shape.coord(i) - ix;
-    const float r2 = dx * dx + r.dy * r.dy + r.dz * r.dz;
-    // The singularity rule of potential_strategy.hpp: the ion's own point (r2 = 0) gets nothing; a select, not a
-    // product, since rsqrt(0) is Inf.
-    return v + (r2 < float(coincidence_radius2) ? 0.0f : term(iq, r2, kernels::fast_rsqrt(r2)));
+    return ions_detail::add_ion_term(term, v, iq, shape.coord(i) - ix, r.dy, r.dz);
   }
   KOKKOS_INLINE_FUNCTION bool may_exclude(const row_offsets& r) const { return r.near; }
   KOKKOS_INLINE_FUNCTION bool excluded(int i, const row_offsets& r) const {
@@ -367,6 +318,21 @@ atom_cells make_atom_cells(const atoms& solute, const lattice& g) {
 }
 
 }  // namespace
+
+const std::vector<std::string>& placement_algorithm_names() {
+  static const std::vector<std::string> names{"bounded", "full_pass"};
+  return names;
+}
+
+placement_algorithm parse_placement_algorithm(const std::string& name) {
+  if (name == "bounded") return placement_algorithm::bounded;
+  if (name == "full_pass") return placement_algorithm::full_pass;
+  throw input_error("unknown placement algorithm '" + name + "' (bounded, full_pass)");
+}
+
+const char* config_name(placement_algorithm a) {
+  return a == placement_algorithm::bounded ? "bounded" : "full_pass";
+}
 
 ion_placer::ion_placer(const lattice& g, const interaction& pair)
     : grid_(g),

@@ -70,6 +70,7 @@ ions_job_config read_ions_job(const config_node& root) {
     throw input_error(in->where("min_distance_ions") +
                       ": 'ions.min_distance_ions' must be > 0 A (with 0 every ion would go to the same point)");
   j.min_border = in->get_in<double>("min_distance_border", 0.0, 0.0, 1000.0);
+  j.algorithm = parse_placement_algorithm(in->get_choice("algorithm", "bounded", placement_algorithm_names()));
   const bool counts = in->has("counts");
   if (const auto c = optional_map(*in, "counts")) {
     // An empty map or a species without a number would place fewer ions than the file seems to ask for.

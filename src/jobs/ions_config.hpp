@@ -31,7 +31,8 @@ struct ions_job_config : potential_map_config {
   std::unique_ptr<ion_placer> placer;     // with the first ion's mask built
   ion_mask_counts mask;
   double mask_seconds = 0.0;
-  int progress_every = 0;   // ions between progress lines (0: none)
+  placement_algorithm algorithm = placement_algorithm::bounded;  // ions.algorithm
+  int progress_every = 0;                                        // ions between progress lines (0: none)
   std::string count_where;  // "file:line:col: 'ions.counts'" (or salt_molar, neutralize): what asked for the ions
   std::optional<std::string> pqr, pdb, dx_before, dx_after, summary;
 };

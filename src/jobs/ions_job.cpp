@@ -6,6 +6,7 @@
 
 #include <Kokkos_Core.hpp>
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cmath>
 #include <functional>
@@ -89,6 +90,9 @@ class ions_job final : public job {
     std::vector<placed_ion> ions = place(v, say, progress);
     phases_.emplace_back("placement", placement_seconds_);
     t0 = clock_type::now();
+    map_checksum_ = fmt::format("{:016x}", map_checksum(Kokkos::View<const float*>(v)));
+    phases_.emplace_back("checksum", seconds_since(t0));
+    t0 = clock_type::now();
     if (cfg_.dx_after) {
       after = Kokkos::create_mirror(Kokkos::HostSpace(), v);
       Kokkos::deep_copy(after, v);
@@ -155,12 +159,15 @@ class ions_job final : public job {
     auto bar = make_progress(progress, order.size());
     std::vector<placed_ion> ions;
     try {
-      ions = place_ions(*cfg_.placer, v, order, cfg_.min_ions, [&](std::size_t n, const placed_ion& ion) {
-        if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
-          say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(), 100.0 * double(n + 1) / order.size(),
-                          seconds_since(start)));
-        if (bar) bar->step(fmt::format("ions: {} {} placed", n + 1, ion.species->name));
-      });
+      ions = place_ions(
+          *cfg_.placer, v, order, cfg_.min_ions,
+          [&](std::size_t n, const placed_ion& ion) {
+            if (cfg_.progress_every > 0 && ((n + 1) % std::size_t(cfg_.progress_every) == 0 || n + 1 == order.size()))
+              say(fmt::format("placed {}/{} ({:.0f}%), {:.3g} s", n + 1, order.size(),
+                              100.0 * double(n + 1) / order.size(), seconds_since(start)));
+            if (bar) bar->step(fmt::format("ions: {} {} placed", n + 1, ion.species->name));
+          },
+          cfg_.algorithm, &report_);
     } catch (const input_error& e) {
       throw input_error(cfg_.count_where + ": " + e.what());
     }
@@ -175,14 +182,29 @@ class ions_job final : public job {
     return summarize_times(0, t);
   }
 
+  // Blocks brought up to date per ion (bounded placement): median, min, max; zeros without ions.
+  std::array<std::int64_t, 3> block_counts(const std::vector<placed_ion>& ions) const {
+    std::vector<std::int64_t> b;
+    for (const auto& ion : ions) b.push_back(ion.blocks);
+    if (b.empty()) return {0, 0, 0};
+    std::sort(b.begin(), b.end());
+    return {b[b.size() / 2], b.front(), b.back()};
+  }
+
   std::string ions_text(const std::vector<placed_ion>& ions, double final_charge) const {
     const auto t = ion_times(ions);
     std::string o =
         fmt::format("ions         {} placed ({}), {} convention; net charge {:+.4f} e -> {:+.4f} e\n", ions.size(),
                     plan_text(), config_name(cfg_.convention), cfg_.solute_charge, final_charge);
     o += fmt::format(
-        "placement    {:.6g} s ({} ions; per ion median {:.4g} ms, min {:.4g}, max {:.4g}), mask {:.4g} s\n",
-        placement_seconds_, ions.size(), t.median * 1e3, t.min * 1e3, t.max * 1e3, cfg_.mask_seconds);
+        "placement    {:.6g} s ({} ions, {}; per ion median {:.4g} ms, min {:.4g}, max {:.4g}), mask {:.4g} s\n",
+        placement_seconds_, ions.size(), config_name(report_.algorithm), t.median * 1e3, t.min * 1e3, t.max * 1e3,
+        cfg_.mask_seconds);
+    if (report_.algorithm == placement_algorithm::bounded && !ions.empty()) {
+      const auto b = block_counts(ions);
+      o += fmt::format("blocks       per ion median {} of {} (min {}, max {}), finishing the map {:.4g} ms\n", b[0],
+                       report_.blocks, b[1], b[2], report_.finish_seconds * 1e3);
+    }
     std::string phases;
     for (const auto& [name, seconds] : phases_)
       phases += fmt::format("{}{} {:.3g} s", phases.empty() ? "" : ", ", name, seconds);
@@ -206,32 +228,38 @@ class ions_job final : public job {
                       {"point", ion.point},
                       {"potential", ion.potential},
                       {"nearest_solute_atom", std::isfinite(ion.nearest_solute) ? json(ion.nearest_solute) : json()},
-                      {"time_s", ion.seconds}});
+                      {"time_s", ion.seconds},
+                      {"blocks", ion.blocks >= 0 ? json(ion.blocks) : json()}});
     json counts = json::object();
     for (const auto& sp : ion_species_table()) {
       const auto n = std::count(cfg_.order.begin(), cfg_.order.end(), &sp);
       if (n) counts[sp.name] = n;
     }
-    j["ions"] = {{"convention", config_name(cfg_.convention)},
-                 {"counts", counts},
-                 {"solute_charge", cfg_.solute_charge},
-                 {"net_charge", final_charge},
-                 {"neutralize", cfg_.neutralize},
-                 {"counterions", cfg_.counterions},
-                 {"salt_molar", cfg_.salt_molar},
-                 {"salt_units", cfg_.salt_units},
-                 {"box_volume_A3", cfg_.box_volume},
-                 {"solvent_volume_A3", cfg_.solvent_volume},
-                 {"min_distance_solute", cfg_.min_solute},
-                 {"min_distance_ions", cfg_.min_ions},
-                 {"min_distance_border", cfg_.min_border},
-                 {"allowed_points", cfg_.mask.allowed},
-                 {"mask_s", cfg_.mask_seconds},
-                 {"placement_s", placement_seconds_},
-                 {"per_ion", {{"median_s", t.median}, {"min_s", t.min}, {"max_s", t.max}}},
-                 {"phases_s", phases_json()},
-                 {"job_s", job_seconds_},
-                 {"placed", list}};
+    j["ions"] = {
+        {"convention", config_name(cfg_.convention)},
+        {"counts", counts},
+        {"solute_charge", cfg_.solute_charge},
+        {"net_charge", final_charge},
+        {"neutralize", cfg_.neutralize},
+        {"counterions", cfg_.counterions},
+        {"salt_molar", cfg_.salt_molar},
+        {"salt_units", cfg_.salt_units},
+        {"box_volume_A3", cfg_.box_volume},
+        {"solvent_volume_A3", cfg_.solvent_volume},
+        {"min_distance_solute", cfg_.min_solute},
+        {"min_distance_ions", cfg_.min_ions},
+        {"min_distance_border", cfg_.min_border},
+        {"allowed_points", cfg_.mask.allowed},
+        {"mask_s", cfg_.mask_seconds},
+        {"placement_s", placement_seconds_},
+        {"per_ion", {{"median_s", t.median}, {"min_s", t.min}, {"max_s", t.max}}},
+        {"algorithm", config_name(report_.algorithm)},
+        {"blocks", blocks_json(ions)},
+        {"finish_s", report_.algorithm == placement_algorithm::bounded ? json(report_.finish_seconds) : json()},
+        {"map_after_checksum", map_checksum_},
+        {"phases_s", phases_json()},
+        {"job_s", job_seconds_},
+        {"placed", list}};
     return j.dump(2);
   }
 
@@ -304,7 +332,18 @@ class ions_job final : public job {
     return p;
   }
 
+  // The bounded placement's blocks: how many the lattice has, and per ion how many were brought up to date.
+  nlohmann::ordered_json blocks_json(const std::vector<placed_ion>& ions) const {
+    if (report_.algorithm != placement_algorithm::bounded || report_.blocks == 0) return nullptr;  // or no ions
+    const auto b = block_counts(ions);
+    return {{"count", report_.blocks},
+            {"points_per_block", report_.points_per_block},
+            {"per_ion", {{"median", b[0]}, {"min", b[1]}, {"max", b[2]}}}};
+  }
+
   ions_job_config cfg_;
+  placement_report report_;
+  std::string map_checksum_;  // of the map after placement (map_checksum), 16 hex digits
   double placement_seconds_ = 0.0;
   std::vector<std::pair<std::string, double>> phases_;
   double job_seconds_ = 0;  // from loading the job (ctx.started) to its outputs: map, mask, placement and the rest

@@ -151,6 +151,40 @@ TEST(ions_job, maps_before_and_after_placement_are_what_they_say) {
   EXPECT_LE(worst, 1.0);
 }
 
+// ions.algorithm: the bounded placement (the default) and the full pass place the same ions at the same points and
+// leave the same map bits (the summary's checksum of the map after placement); only the bounded one counts blocks.
+TEST(ions_job, both_placement_algorithms_place_the_same_ions_and_leave_the_same_map) {
+  temp_dir t;
+  nlohmann::json s[2];
+  const char* algorithms[2] = {"bounded", "full_pass"};
+  for (int a = 0; a < 2; ++a) {
+    const auto job =
+        t.write(std::string("job_") + algorithms[a] + ".yaml",
+                job_text(t, "actin-dimer.pqr.gz",
+                         std::string("{neutralize: true, salt_molar: 0.15, algorithm: ") + algorithms[a] + "}"));
+    std::string out;
+    ASSERT_EQ(run_job(job, &out), 0) << out;
+    s[a] = read_json(t.file("s.json"));
+    EXPECT_EQ(s[a]["ions"]["algorithm"], algorithms[a]);
+  }
+  const auto &b = s[0]["ions"], &f = s[1]["ions"];
+  ASSERT_EQ(b["placed"].size(), f["placed"].size());
+  ASSERT_GT(b["placed"].size(), 30u);
+  for (std::size_t n = 0; n < b["placed"].size(); ++n) {
+    EXPECT_EQ(b["placed"][n]["point"], f["placed"][n]["point"]) << "ion " << n;
+    EXPECT_EQ(b["placed"][n]["potential"], f["placed"][n]["potential"]) << "ion " << n;
+    EXPECT_TRUE(b["placed"][n]["blocks"].is_number_integer());
+    EXPECT_TRUE(f["placed"][n]["blocks"].is_null());
+  }
+  EXPECT_EQ(b["map_after_checksum"], f["map_after_checksum"]);
+  EXPECT_EQ(b["map_after_checksum"].get<std::string>().size(), 16u);
+  EXPECT_GT(b["blocks"]["count"].get<int>(), 1);
+  EXPECT_LE(b["blocks"]["per_ion"]["median"].get<int>(), b["blocks"]["count"].get<int>());
+  EXPECT_TRUE(f["blocks"].is_null());
+  EXPECT_TRUE(f["finish_s"].is_null());
+  EXPECT_GE(b["finish_s"].get<double>(), 0.0);
+}
+
 TEST(ions_job, achbp_non_integer_charge_rounds_to_the_nearest_counter_ion_count) {
   // -49.67 e: round(49.67) = 50 Na+ (net +0.33 e); with Mg2+, round(49.67 / 2) = round(24.835) = 25 (net +0.33 e).
   for (const auto& [cation, count, residue] : {std::tuple{"Na+", 50, "Na+"}, std::tuple{"Mg2+", 25, "MG"}}) {

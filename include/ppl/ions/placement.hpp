@@ -10,11 +10,13 @@
 // Ties of q x V go to the lowest point index, so the choice does not depend on the backend's reduction order.
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "ppl/io/atoms.hpp"
 #include "ppl/potential/interaction.hpp"
-#include "ppl/spatial/lattice.hpp"
 #include "ppl/potential/potential_strategy.hpp"
+#include "ppl/spatial/lattice.hpp"
 
 namespace ppl {
 
@@ -33,6 +35,18 @@ struct ion_mask_counts {
 // reach is a few spacings); per point, the atoms of nearby cells with an early exit at the first one close enough
 // (bounded when the reach spans the lattice: min_distance_solute 1000 A); automatic picks by the per-atom work.
 enum class mask_method { automatic, per_atom, per_point };
+
+// How the ions are chosen one after the other (docs/ions.md); both give the same ions and the same final map bits.
+//  - full_pass: cionize's loop: per ion one pass over the whole map adds the ion's term, clears its sphere and
+//    selects the next (ion_placer::add_ion);
+//  - bounded: branch and bound over blocks of 8^3 points, which apply the placed ions lazily: per ion only the
+//    blocks that may hold a point below the best (q x V, index) key found are brought up to date (the default).
+// The names are the config values of `ions.algorithm`, the test parameters and the profiling regions'
+// (ppl::ions::bounded::*; the full pass's kernels are ppl::ions::select and ppl::ions::add_ion).
+enum class placement_algorithm { full_pass, bounded };
+const std::vector<std::string>& placement_algorithm_names();  // "bounded", "full_pass"
+placement_algorithm parse_placement_algorithm(const std::string& name);
+const char* config_name(placement_algorithm a);
 
 class ion_placer {
  public:
@@ -56,6 +70,7 @@ class ion_placer {
 
   std::int64_t count_allowed() const;
   const lattice& grid() const { return grid_; }
+  const interaction& pair() const { return pair_; }
   Kokkos::View<std::uint8_t*> allowed() const { return allowed_; }
 
  private:

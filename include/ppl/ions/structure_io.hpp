@@ -1,11 +1,12 @@
 #pragma once
 // The solute plus the placed ions as structure files (`job: ions` outputs): PQR (what ppl and APBS read) and PDB
 // (HETATM records, what VMD, PyMOL, MDAnalysis and gemmi read), with the ions named by the job's convention.
+#include <cstdint>
 #include <string>
 #include <vector>
 
-#include "ppl/ions/species.hpp"
 #include "ppl/io/atoms.hpp"
+#include "ppl/ions/species.hpp"
 
 namespace ppl {
 
@@ -16,6 +17,7 @@ struct placed_ion {
   double potential = 0;        // V at the point just before the ion was placed (the job's units)
   double nearest_solute = 0;   // A; distance to the nearest solute atom (+Inf without atoms)
   double seconds = 0;          // wall time of this ion's step (select, mask, update)
+  std::int64_t blocks = -1;    // bounded placement: lattice blocks brought up to date in that step (-1: full pass)
 };
 
 // Solute atoms keep their records (labels; atoms without labels are written as ATOM X UNK); ions follow as HETATM
