@@ -4,7 +4,11 @@ find_package(PkgConfig QUIET)
 if(PkgConfig_FOUND)
   pkg_check_modules(PETSC QUIET IMPORTED_TARGET PETSc)
 endif()
-find_package(MPI QUIET COMPONENTS CXX)
+# MPI is looked for only beside PETSc: a machine with Open MPI's runtime but not its headers (a FreeFem++ install
+# brings that) would otherwise fail FindMPI's test compile.
+if(TARGET PkgConfig::PETSC)
+  find_package(MPI QUIET COMPONENTS CXX)
+endif()
 if(NOT TARGET PkgConfig::PETSC OR NOT TARGET MPI::MPI_CXX)
   message(STATUS "ppl: PETSc (pkg-config PETSc) or MPI not found: bench_petsc is not built (apt-get install petsc-dev)")
   return()

@@ -90,11 +90,14 @@ int host_bicgstab(const host_csr& A, const std::vector<double>& b, double rtol, 
   return -1;
 }
 
-// The ILU(0) variants by name: `exact` and `parallel` (Jacobi solves) through the registry's parameters, `gpu_auto`
-// through ilu0_options::automatic_as_gpu (what `auto` chooses on a GPU, with its checks and fallbacks).
+// The ILU(0) variants by name: `exact`, `exact_level_scheduled` (the host oracle's operator on every backend:
+// a GPU's `automatic` would solve by Jacobi sweeps) and `parallel` (Jacobi solves) through the registry's parameters,
+// `gpu_auto` through ilu0_options::automatic_as_gpu (what `auto` chooses on a GPU, with its checks and fallbacks).
 const parameter_values& variant_parameters(const std::string& variant) {
   static const std::map<std::string, parameter_values> v = {
       {"exact", {{"factorization", std::string("exact")}}},
+      {"exact_level_scheduled",
+       {{"factorization", std::string("exact")}, {"triangular_solve", std::string("level_scheduled")}}},
       {"parallel", {{"factorization", std::string("parallel")}, {"triangular_solve", std::string("jacobi")}}}};
   return v.at(variant);
 }
@@ -165,7 +168,7 @@ TEST(ilu0_bicgstab, matches_the_host_oracle_and_beats_jacobi) {
     });
     ASSERT_GT(oracle_its, 0) << name;
     std::vector<double> x;
-    const auto ilu = solve("bicgstab", s, "ilu0", x);
+    const auto ilu = solve("bicgstab", s, "ilu0", x, "exact_level_scheduled");  // the oracle's operator
     const auto jac = solve("bicgstab", s, "jacobi", x);
     ASSERT_TRUE(is_converged(ilu.outcome) && is_converged(jac.outcome)) << name;
     std::printf("  %s: BiCGSTAB + ILU(0) %d iterations (host oracle %d), + Jacobi %d\n", name.c_str(), ilu.iterations,
