@@ -1,5 +1,5 @@
-// PETSc side by side (docs/solver.md, perf/results/petsc-openmp): the same systems, right-hand sides and tolerance definition solved by
-// PETSc's KSP (Debian's petsc-dev, 3.18) and by ppl, iterations and time per iteration of each.
+// PETSc side by side (docs/solver.md, perf/results/petsc-openmp): the same systems, right-hand sides and tolerance
+// definition solved by PETSc's KSP (Debian's petsc-dev, 3.18) and by ppl, iterations and time per iteration of each.
 //
 // Systems: 2dcyl1 and ani4 from data/ with b = A x*, x*_i = 1 + sin(i/10)/2 (ppl's `rhs: manufactured` for a file),
 // and generated convection-diffusion systems with the generator's manufactured b (`cd27_<n>`: 27 per row,
@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -52,6 +53,17 @@ double median(std::vector<double> v) {
   return v.empty() ? 0.0 : v[v.size() / 2];
 }
 
+bool exists(const std::string& path) {
+  return std::ifstream(path).good();
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> out;
+  std::stringstream in(list);
+  for (std::string item; std::getline(in, item, ',');) out.push_back(item);
+  return out;
+}
+
 system make_system(const std::string& name, const std::string& data_dir) {
   system s;
   s.name = name;
@@ -63,7 +75,16 @@ system make_system(const std::string& name, const std::string& data_dir) {
     s.A = ppl::to_host(g.A);
     s.b = ppl::to_host(g.b);
   } else {
-    s.A = ppl::read_matrix_market_host(data_dir + "/matrices/" + name + ".mtx.gz");
+    // DIR/matrices/NAME.mtx.gz (data/), else DIR/NAME.mtx.gz (perf/sparse/freefem/generate.sh's folder); b from
+    // NAME.rhs.mtx.gz beside it when there is one.
+    const std::string in_data = data_dir + "/matrices/" + name,
+                      stem = exists(in_data + ".mtx.gz") ? in_data : data_dir + "/" + name;
+    s.A = ppl::read_matrix_market_host(stem + ".mtx.gz");
+    if (exists(stem + ".rhs.mtx.gz")) {
+      s.b = ppl::read_matrix_market_vector_host(stem + ".rhs.mtx.gz");
+      if (static_cast<int>(s.b.size()) != s.A.rows) throw std::runtime_error(stem + ".rhs.mtx.gz: wrong length");
+      return s;
+    }
     std::vector<double> x(s.A.rows);
     for (int i = 0; i < s.A.rows; ++i) x[i] = 1.0 + 0.5 * std::sin(double(i) / 10.0);
     s.b.assign(s.A.rows, 0.0);
@@ -128,7 +149,8 @@ nlohmann::json run_petsc(const system& s, const std::string& ksp_type, const std
     if (ksp_type == KSPGMRES) PPL_PETSC(KSPGMRESSetRestart(ksp, 30));
     PPL_PETSC(KSPGetPC(ksp, &pc));
     PPL_PETSC(PCSetType(pc, pc_used.c_str()));
-    PPL_PETSC(KSPSetPCSide(ksp, PC_RIGHT));
+    // BiCG in PETSc preconditions from the left only; the stopping test is on the unpreconditioned residual either way.
+    PPL_PETSC(KSPSetPCSide(ksp, ksp_type == KSPBICG ? PC_LEFT : PC_RIGHT));
     PPL_PETSC(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
     PPL_PETSC(KSPSetTolerances(ksp, rtol, 0.0, 1e30, max_iters));
     PPL_PETSC(KSPSetInitialGuessNonzero(ksp, PETSC_FALSE));
@@ -224,15 +246,20 @@ int main(int argc, char** argv) {
   try {
     bool petsc = true, ours = true;
     int repeats = 3;
-    std::string systems = "2dcyl1,ani4,cd27_40,cd81_20", data_dir = "data";
+    std::string systems = "2dcyl1,ani4,cd27_40,cd81_20", data_dir = "data", ksps = "bcgs,gmres", pcs = "jacobi,ilu",
+                ppl_methods = "", ppl_pcs = "jacobi,ilu0";
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
       if (a == "--help" || a == "-h") {
         std::printf(
-            "bench_petsc [--systems LIST] [--repeats N] [--data DIR] [--petsc-only | --ppl-only]\n"
+            "bench_petsc [--systems LIST] [--repeats N] [--data DIR] [--ksp LIST] [--pc LIST] [--ppl-methods LIST]\n"
+            "            [--ppl-pc LIST] [--petsc-only | --ppl-only]\n"
             "  PETSc's KSP (BCGS, GMRES(30); Jacobi, ILU(0)) beside ppl's solvers on the same systems, one JSON line\n"
             "  per configuration. LIST: comma-separated, of 2dcyl1, ani4 (Matrix Market files in DIR, default data)\n"
-            "  and cd27_<n>, cd81_<n> (generated, n elements per side); default 2dcyl1,ani4,cd27_40,cd81_20.\n"
+            "  and cd27_<n>, cd81_<n> (generated, n elements per side); default 2dcyl1,ani4,cd27_40,cd81_20. A name\n"
+            "  is DIR/matrices/NAME.mtx.gz or DIR/NAME.mtx.gz, with b from NAME.rhs.mtx.gz beside it if present.\n"
+            "  --ksp: PETSc KSP types (default bcgs,gmres; bicg too), --pc: jacobi, ilu (default both);\n"
+            "  --ppl-methods: ppl's solvers (default all), --ppl-pc: jacobi, ilu0 (default both).\n"
             "  Repeats (default 3): set-up and solve from scratch each time; medians. Kokkos flags pass through;\n"
             "  PETSc options in PETSC_OPTIONS (e.g. -ksp_gmres_cgs_refinement_type refine_always) override ours.\n");
         PetscFinalize();
@@ -248,6 +275,14 @@ int main(int argc, char** argv) {
         systems = argv[++i];
       else if (a == "--data" && i + 1 < argc)
         data_dir = argv[++i];
+      else if (a == "--ksp" && i + 1 < argc)
+        ksps = argv[++i];
+      else if (a == "--pc" && i + 1 < argc)
+        pcs = argv[++i];
+      else if (a == "--ppl-methods" && i + 1 < argc)
+        ppl_methods = argv[++i];
+      else if (a == "--ppl-pc" && i + 1 < argc)
+        ppl_pcs = argv[++i];
       else
         throw std::runtime_error("unknown argument " + a);
     }
@@ -255,18 +290,17 @@ int main(int argc, char** argv) {
     MPI_Comm_rank(PETSC_COMM_WORLD, &rank);
     MPI_Comm_size(PETSC_COMM_WORLD, &size);
     if (ours && size > 1) throw std::runtime_error("ppl runs in one process: use --petsc-only with several ranks");
-    std::stringstream list(systems);
-    for (std::string name; std::getline(list, name, ',');) {
+    for (const auto& name : split(systems)) {
       const auto s = make_system(name, data_dir);
       auto emit = [&](const nlohmann::json& j) {
         if (rank == 0) std::cout << j.dump() << std::endl;
       };
       if (petsc)
-        for (const std::string ksp : {KSPBCGS, KSPGMRES})
-          for (const std::string pc : {PCJACOBI, PCILU}) emit(run_petsc(s, ksp, pc, repeats));
+        for (const auto& ksp : split(ksps))
+          for (const auto& pc : split(pcs)) emit(run_petsc(s, ksp, pc, repeats));
       if (ours)
-        for (const auto& method : ppl::solvers().names())
-          for (const std::string pc : {"jacobi", "ilu0"}) emit(run_ppl(s, method, pc, repeats));
+        for (const auto& method : ppl_methods.empty() ? ppl::solvers().names() : split(ppl_methods))
+          for (const auto& pc : split(ppl_pcs)) emit(run_ppl(s, method, pc, repeats));
     }
   } catch (const std::exception& e) {
     std::cerr << "bench_petsc: " << e.what() << std::endl;
