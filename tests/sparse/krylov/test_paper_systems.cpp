@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,10 @@ struct paper_system {
   int rows;
   double per_row_lo, per_row_hi;
 };
+
+void PrintTo(const paper_system& p, std::ostream* os) {
+  *os << p.name;
+}
 
 class paper_systems : public ::testing::TestWithParam<paper_system> {};
 
