@@ -22,15 +22,27 @@
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/potential/summary.hpp"
 #include "ppl/spatial/lattice_geometry.hpp"
+#if PPL_HAVE_MPI
+#include <exception>
+
+#include "mpi/split_map.hpp"
+#endif
 
 namespace ppl {
 namespace {
 
 class potential_job final : public job {
  public:
-  explicit potential_job(const config_node& c) : cfg_(read_potential_job(c)) {}
+  explicit potential_job(const config_node& c) : cfg_(read_potential_job(c)) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) mpi::check_split(c, cfg_);
+#endif
+  }
 
   int run(job_context& ctx) override {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) return run_split(ctx);
+#endif
     auto say = [&](const std::string& line) {
       if (!ctx.quiet) ctx.out << "potential: " << line << "\n" << std::flush;
     };
@@ -56,11 +68,79 @@ class potential_job final : public job {
 
     s.excluded_points = apply_physics(cfg_.physics, a, g, values);
     describe_map(s, cfg_, run);
+#if PPL_HAVE_MPI
+    s.mpi_ranks = mpi::ranks();
+#endif
     s.values = compute_stats(g, values);
     write_outputs(s, values, say);
     ctx.out << to_text(s);
     return int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
   }
+
+#if PPL_HAVE_MPI
+  // More than one rank (docs/mpi.md): each computes its planes, rank 0 gathers the map and does everything the
+  // one-process run does after the compute (verification, physics, outputs, the summary); the other ranks print
+  // and write nothing. The exit code is rank 0's on every rank.
+  int run_split(job_context& ctx) {
+    const int me = mpi::rank(), p = mpi::ranks();
+    const bool speak = me == 0 && !ctx.quiet;
+    auto say = [&](const std::string& line) {
+      if (speak) ctx.out << "potential: " << line << "\n" << std::flush;
+    };
+    const atoms& a = cfg_.input;
+    const lattice& g = cfg_.grid;
+    const std::size_t plane = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
+    say(fmt::format("{} atoms from {}", a.size(), a.source));
+    say(fmt::format("lattice {} x {} x {} ({} points), spacing {} A", g.dims[0], g.dims[1], g.dims[2], g.size(),
+                    g.spacing));
+    say("interaction " + cfg_.pair.describe());
+    say(fmt::format("split over {} MPI ranks by z planes", p));
+    const auto [z0, z1] = mpi::planes_of(g.dims[2], me, p);
+    potential_view mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::planes"),
+                        std::size_t(z1 - z0) * plane);
+    map_timing run = mpi::compute_planes(cfg_, z0, z1, mine, say);
+    mpi::reduce_timing(run);
+    say(fmt::format("{} set-up: {:.6g} s (slowest rank)", cfg_.strategy_name, run.setup_seconds));
+    for (std::size_t r = 0; r < run.seconds.size(); ++r)
+      say(fmt::format("{} run {}/{}: {:.6g} s (slowest rank)", cfg_.strategy_name, r + 1, run.seconds.size(),
+                      run.seconds[r]));
+    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mine);
+    std::vector<float> full(me == 0 ? g.size() : 0);
+    mpi::gather_planes(host.data(), plane, g.dims[2], full.data());
+
+    int rc = int(exit_code::ok);
+    std::exception_ptr failure;
+    if (me == 0) {
+      // A failure here (an output that cannot be written) still reaches the other ranks as the exit code.
+      try {
+        float* values = full.data();
+        const progress_sink progress = progress_of(ctx);
+        potential_summary s;
+        s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, values, verification_bar(progress));
+        if (s.verification.mode != "none")
+          say(fmt::format("verification ({}, {} points): relative L2 error {:.3e} (tolerance {:.1e}) {}",
+                          s.verification.mode, s.verification.points, s.verification.error, s.verification.tolerance,
+                          s.verification.passed ? "passed" : "FAILED"));
+        s.excluded_points = apply_physics(cfg_.physics, a, g, values);
+        describe_map(s, cfg_, run);
+        s.mpi_ranks = p;
+        s.values = compute_stats(g, values);
+        write_outputs(s, values, say);
+        ctx.out << to_text(s);
+        rc = int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
+      } catch (const error& e) {
+        rc = int(e.code());
+        failure = std::current_exception();
+      } catch (...) {
+        rc = int(exit_code::failure);
+        failure = std::current_exception();
+      }
+    }
+    rc = mpi::broadcast_from_first(rc);
+    if (failure) std::rethrow_exception(failure);
+    return rc;
+  }
+#endif
 
  private:
   // Runs `write` (staged in `set`), timing it, and records the file and its size in the summary.
