@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -168,8 +169,13 @@ int run_main(int argc, char** argv, ppl::process_restart restart) {
 int main(int argc, char** argv) {
 #if PPL_HAVE_MPI
   // MPI before Kokkos (docs/mpi.md): MPI may take its own arguments and pick the device and threads a rank uses.
-  // Only the main thread calls MPI (FUNNELED), Kokkos' threads never do. The process must not start itself again
-  // once MPI is up (kokkos_session's OpenMP spin bound), so set OMP_WAIT_POLICY or GOMP_SPINCOUNT under mpirun.
+  // Only the main thread calls MPI (FUNNELED), Kokkos' threads never do. Only under a launcher (mpirun, srun: the
+  // variables they set): a singleton MPI_Init starts Open MPI's daemon, which fails under the resource limits and
+  // parallel runs the CLI tests use, and a run without a launcher is one process anyway. Once MPI is up the process
+  // must not start itself again (kokkos_session's OpenMP spin bound): set OMP_WAIT_POLICY or GOMP_SPINCOUNT.
+  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK") ||
+                        std::getenv("PMI_SIZE");
+  if (!launched) return run_main(argc, argv, ppl::process_restart::allowed);
   int provided = 0;
   if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
     std::cerr << "ppl: error: MPI_Init_thread failed\n";
