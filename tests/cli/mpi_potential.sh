@@ -2,7 +2,8 @@
 # An MPI build's `job: potential` split over 1, 2, 3 (16 planes split unevenly) and 4 ranks (docs/mpi.md): every
 # map file (OpenDX, MRC, raw and its sidecar) must be byte for byte the one the same job writes as one process
 # without mpirun, for each strategy that can be split; the summary must name the rank count. A strategy that cannot
-# be split is refused with exit 2 under more than one rank, as is any other job.
+# be split is refused with exit 2 under more than one rank, as is any job but potential and ions. job: ions (the
+# map split, the ions placed on rank 0) must write the one-process run's structures and maps.
 # Usage: mpi_potential.sh PPL MPIEXEC
 set -u
 ppl=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -64,6 +65,39 @@ for case in "gather_coalesced|{coarsening: 4}" "gather_coarsened|{coarsening: 8}
   done
   [ "$fail" = 0 ] && echo "ok: $strategy: 1, 2, 3 and 4 ranks byte-identical to one process"
 done
+
+# job: ions: the map split, the ions placed on rank 0: the same ions, structures and maps as one process.
+ions_job() {
+  cat <<JOB
+job: ions
+input: {random: {atoms: 300, box_lo: [0, 0, 0], box_hi: [12, 12, 8], charge_range: [-1, 0.8], seed: 11}}
+lattice: {dims: [24, 24, 16], spacing: 1.0, origin: [-6, -6, -4]}
+strategy: gather_coalesced
+ions: {neutralize: true, min_distance_solute: 2.0, min_distance_ions: 3.0}
+output: {pqr: ions.pqr, pdb: ions.pdb, dx_before: before.dx, dx_after: after.dx, summary: summary.json}
+JOB
+}
+mkdir -p ions/one
+ions_job >ions/one/job.yaml
+if ! (cd ions/one && "$ppl" run -q job.yaml >run.log 2>&1); then
+  echo "FAIL: ions, one process: $(cat ions/one/run.log)"
+  fail=1
+else
+  ions_ok=1
+  for n in 2 3; do
+    mkdir -p "ions/np$n"
+    ions_job >"ions/np$n/job.yaml"
+    if ! (cd "ions/np$n" && "${mpirun[@]}" -np "$n" "$ppl" run -q job.yaml >run.log 2>&1); then
+      echo "FAIL: ions, $n ranks: $(tail -3 "ions/np$n/run.log")"
+      fail=1 ions_ok=0
+      continue
+    fi
+    for f in ions.pqr ions.pdb before.dx after.dx; do
+      cmp "ions/one/$f" "ions/np$n/$f" || { echo "FAIL: ions, $n ranks: $f differs"; fail=1 ions_ok=0; }
+    done
+  done
+  [ "$ions_ok" = 1 ] && echo "ok: ions: 2 and 3 ranks place the one-process run's ions, byte-identical files"
+fi
 
 # A strategy that cannot compute a slab exactly is refused before any work, naming the key.
 job scatter "{}" >refused.yaml

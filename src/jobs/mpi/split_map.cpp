@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <exception>
 #include <limits>
 
 #include "ppl/core/error.hpp"
@@ -146,6 +147,48 @@ void gather_planes(const float* mine, std::size_t plane, int nz, float* full) {
 int broadcast_from_first(int value) {
   MPI_Bcast(&value, 1, MPI_INT, 0, MPI_COMM_WORLD);
   return value;
+}
+
+map_timing compute_split(const potential_map_config& m, potential_view full,
+                         const std::function<void(const std::string&)>& say) {
+  const lattice& g = m.grid;
+  const std::size_t plane = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
+  const int me = rank(), p = ranks();
+  say(fmt::format("split over {} MPI ranks by z planes", p));
+  const auto [z0, z1] = planes_of(g.dims[2], me, p);
+  potential_view mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::planes"),
+                      std::size_t(z1 - z0) * plane);
+  map_timing t = compute_planes(m, z0, z1, mine, say);
+  reduce_timing(t);
+  say(fmt::format("{} set-up: {:.6g} s (slowest rank)", m.strategy_name, t.setup_seconds));
+  for (std::size_t r = 0; r < t.seconds.size(); ++r)
+    say(fmt::format("{} run {}/{}: {:.6g} s (slowest rank)", m.strategy_name, r + 1, t.seconds.size(), t.seconds[r]));
+  auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mine);
+  Kokkos::View<float*, Kokkos::HostSpace> whole("ppl::potential::gathered", me == 0 ? g.size() : 0);
+  gather_planes(host.data(), plane, g.dims[2], whole.data());
+  if (me == 0) Kokkos::deep_copy(full, whole);
+  return t;
+}
+
+int on_first_rank(const std::function<int()>& whole, const std::function<void()>& others) {
+  if (rank() != 0) {
+    others();
+    return broadcast_from_first(0);
+  }
+  int rc = int(exit_code::ok);
+  std::exception_ptr failure;
+  try {
+    rc = whole();
+  } catch (const error& e) {
+    rc = int(e.code());
+    failure = std::current_exception();
+  } catch (...) {
+    rc = int(exit_code::failure);
+    failure = std::current_exception();
+  }
+  rc = broadcast_from_first(rc);
+  if (failure) std::rethrow_exception(failure);
+  return rc;
 }
 
 }  // namespace ppl::mpi

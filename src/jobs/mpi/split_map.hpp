@@ -43,4 +43,14 @@ void gather_planes(const float* mine, std::size_t plane, int nz, float* full);
 // Rank 0's value, on every rank.
 int broadcast_from_first(int value);
 
+// The whole split on every rank: this rank's planes computed (compute_planes), the timing reduced (reduce_timing)
+// and the planes gathered into `full` (g.size() values on the default memory space) on rank 0; `full` is not
+// touched on the other ranks. For jobs that go on with the whole map on rank 0 (`job: ions`).
+map_timing compute_split(const potential_map_config& m, potential_view full,
+                         const std::function<void(const std::string&)>& say);
+
+// Runs `whole` on rank 0 alone, with the other ranks' exit code rank 0's: `whole` returns the exit code or throws
+// (rethrown on rank 0 after the other ranks have its code). `others` runs on the other ranks first.
+int on_first_rank(const std::function<int()>& whole, const std::function<void()>& others);
+
 }  // namespace ppl::mpi
