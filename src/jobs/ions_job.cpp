@@ -51,10 +51,7 @@ class ions_job final : public job {
     // ions and writes everything as one process does; the other ranks compute their planes and nothing else.
     if (mpi::ranks() > 1) {
       return mpi::on_first_rank([&] { return run_whole(ctx); },
-                                [&] {
-                                  potential_view none;
-                                  mpi::compute_split(cfg_, none, [](const std::string&) {});
-                                });
+                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
     }
 #endif
     return run_whole(ctx);

@@ -23,8 +23,6 @@
 #include "ppl/potential/summary.hpp"
 #include "ppl/spatial/lattice_geometry.hpp"
 #if PPL_HAVE_MPI
-#include <exception>
-
 #include "mpi/split_map.hpp"
 #endif
 
@@ -41,8 +39,27 @@ class potential_job final : public job {
 
   int run(job_context& ctx) override {
 #if PPL_HAVE_MPI
-    if (mpi::ranks() > 1) return run_split(ctx);
+    // More than one rank (docs/mpi.md): each computes its planes and rank 0, with the gathered map, does everything
+    // the one-process run does after the compute; the other ranks print and write nothing and exit with rank 0's
+    // code.
+    if (mpi::ranks() > 1)
+      return mpi::on_first_rank([&] { return run_whole(ctx); },
+                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
 #endif
+    return run_whole(ctx);
+  }
+
+ private:
+  // The map of the job (split over the ranks with more than one: rank 0's part of compute_split).
+  template <class Say>
+  map_timing compute_the_map(potential_view out, const Say& say, const progress_sink& progress) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) return mpi::compute_split(cfg_, out, say);
+#endif
+    return compute_map(cfg_, out, say, progress);
+  }
+
+  int run_whole(job_context& ctx) {
     auto say = [&](const std::string& line) {
       if (!ctx.quiet) ctx.out << "potential: " << line << "\n" << std::flush;
     };
@@ -55,7 +72,7 @@ class potential_job final : public job {
     say("interaction " + cfg_.pair.describe());
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
     const progress_sink progress = progress_of(ctx);
-    const map_timing run = compute_map(cfg_, out, say, progress);
+    const map_timing run = compute_the_map(out, say, progress);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     float* values = host.data();
 
@@ -76,71 +93,6 @@ class potential_job final : public job {
     ctx.out << to_text(s);
     return int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
   }
-
-#if PPL_HAVE_MPI
-  // More than one rank (docs/mpi.md): each computes its planes, rank 0 gathers the map and does everything the
-  // one-process run does after the compute (verification, physics, outputs, the summary); the other ranks print
-  // and write nothing. The exit code is rank 0's on every rank.
-  int run_split(job_context& ctx) {
-    const int me = mpi::rank(), p = mpi::ranks();
-    const bool speak = me == 0 && !ctx.quiet;
-    auto say = [&](const std::string& line) {
-      if (speak) ctx.out << "potential: " << line << "\n" << std::flush;
-    };
-    const atoms& a = cfg_.input;
-    const lattice& g = cfg_.grid;
-    const std::size_t plane = std::size_t(g.dims[0]) * std::size_t(g.dims[1]);
-    say(fmt::format("{} atoms from {}", a.size(), a.source));
-    say(fmt::format("lattice {} x {} x {} ({} points), spacing {} A", g.dims[0], g.dims[1], g.dims[2], g.size(),
-                    g.spacing));
-    say("interaction " + cfg_.pair.describe());
-    say(fmt::format("split over {} MPI ranks by z planes", p));
-    const auto [z0, z1] = mpi::planes_of(g.dims[2], me, p);
-    potential_view mine(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::planes"),
-                        std::size_t(z1 - z0) * plane);
-    map_timing run = mpi::compute_planes(cfg_, z0, z1, mine, say);
-    mpi::reduce_timing(run);
-    say(fmt::format("{} set-up: {:.6g} s (slowest rank)", cfg_.strategy_name, run.setup_seconds));
-    for (std::size_t r = 0; r < run.seconds.size(); ++r)
-      say(fmt::format("{} run {}/{}: {:.6g} s (slowest rank)", cfg_.strategy_name, r + 1, run.seconds.size(),
-                      run.seconds[r]));
-    auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), mine);
-    std::vector<float> full(me == 0 ? g.size() : 0);
-    mpi::gather_planes(host.data(), plane, g.dims[2], full.data());
-
-    int rc = int(exit_code::ok);
-    std::exception_ptr failure;
-    if (me == 0) {
-      // A failure here (an output that cannot be written) still reaches the other ranks as the exit code.
-      try {
-        float* values = full.data();
-        const progress_sink progress = progress_of(ctx);
-        potential_summary s;
-        s.verification = verify_potential(cfg_.verification, a, g, cfg_.pair, values, verification_bar(progress));
-        if (s.verification.mode != "none")
-          say(fmt::format("verification ({}, {} points): relative L2 error {:.3e} (tolerance {:.1e}) {}",
-                          s.verification.mode, s.verification.points, s.verification.error, s.verification.tolerance,
-                          s.verification.passed ? "passed" : "FAILED"));
-        s.excluded_points = apply_physics(cfg_.physics, a, g, values);
-        describe_map(s, cfg_, run);
-        s.mpi_ranks = p;
-        s.values = compute_stats(g, values);
-        write_outputs(s, values, say);
-        ctx.out << to_text(s);
-        rc = int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
-      } catch (const error& e) {
-        rc = int(e.code());
-        failure = std::current_exception();
-      } catch (...) {
-        rc = int(exit_code::failure);
-        failure = std::current_exception();
-      }
-    }
-    rc = mpi::broadcast_from_first(rc);
-    if (failure) std::rethrow_exception(failure);
-    return rc;
-  }
-#endif
 
  private:
   // Runs `write` (staged in `set`), timing it, and records the file and its size in the summary.
