@@ -60,12 +60,14 @@ done
 # clang-14, libclang-rt-14-dev (libFuzzer, sanitizer runtimes) and libomp-14-dev (Clang's OpenMP runtime) build the
 # fuzz/ harnesses (the `fuzz` preset). pdb2pqr turns PDB files into PQR (docs/quickstart.md, CTest docs.quickstart).
 # pybind11-dev and python3-dev build the `ppl` Python module; python3-pytest, -scipy and -mdanalysis run its tests
-# (python/tests) and the MDAnalysis trajectory maps (docs/python.md).
+# (python/tests) and the MDAnalysis trajectory maps (docs/python.md). libopenmpi-dev and openmpi-bin build and run
+# the MPI build (the `openmp-mpi` preset, docs/mpi.md).
 debian_packages=(build-essential cmake ninja-build pkg-config dpkg-dev patch ca-certificates
   libyaml-cpp-dev libgtest-dev libgmock-dev libbenchmark-dev libcli11-dev nlohmann-json3-dev libfmt-dev
   libeigen3-dev zlib1g-dev python3 python3-numpy python3-griddataformats python3-matplotlib python3-mrcfile
   python3-gemmi python3-jsonschema clang-14 libclang-rt-14-dev libomp-14-dev ccache
-  pdb2pqr pybind11-dev python3-dev python3-pytest python3-scipy python3-mdanalysis)
+  pdb2pqr pybind11-dev python3-dev python3-pytest python3-scipy python3-mdanalysis
+  libopenmpi-dev openmpi-bin)
 
 install_debian_packages() {
   local missing=()

@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -17,6 +18,9 @@
 #include "ppl/core/text.hpp"
 #include "ppl/jobs/job.hpp"
 #include "ppl/jobs/strategies.hpp"
+#if PPL_HAVE_MPI
+#include <mpi.h>
+#endif
 
 namespace {
 
@@ -136,13 +140,11 @@ int check_stdout(int rc) {
   return int(ppl::exit_code::failure);
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  // Kokkos' flags go to Kokkos (checked first: a malformed value is bad input, not an abort), the rest to CLI11,
-  // so `--help` is ours and `--kokkos-help` is Kokkos'.
+// Kokkos' flags go to Kokkos (checked first: a malformed value is bad input, not an abort), the rest to CLI11,
+// so `--help` is ours and `--kokkos-help` is Kokkos'.
+int run_main(int argc, char** argv, ppl::process_restart restart) {
   try {
-    ppl::kokkos_session kokkos(argc, argv);
+    ppl::kokkos_session kokkos(argc, argv, restart);
     try {
       return check_stdout(run_cli(argc, argv));
     } catch (const ppl::error& e) {
@@ -160,4 +162,29 @@ int main(int argc, char** argv) {
     std::cerr << "ppl: error: " << ppl::one_line_failure(e) << "\n";
     return static_cast<int>(ppl::exit_code::failure);
   }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+#if PPL_HAVE_MPI
+  // MPI before Kokkos (docs/mpi.md): MPI may take its own arguments and pick the device and threads a rank uses.
+  // Only the main thread calls MPI (FUNNELED), Kokkos' threads never do. Only under a launcher (mpirun, srun: the
+  // variables they set): a singleton MPI_Init starts Open MPI's daemon, which fails under the resource limits and
+  // parallel runs the CLI tests use, and a run without a launcher is one process anyway. Once MPI is up the process
+  // must not start itself again (kokkos_session's OpenMP spin bound): set OMP_WAIT_POLICY or GOMP_SPINCOUNT.
+  const bool launched = std::getenv("OMPI_COMM_WORLD_SIZE") || std::getenv("PMIX_RANK") || std::getenv("PMI_RANK") ||
+                        std::getenv("PMI_SIZE");
+  if (!launched) return run_main(argc, argv, ppl::process_restart::allowed);
+  int provided = 0;
+  if (MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    std::cerr << "ppl: error: MPI_Init_thread failed\n";
+    return static_cast<int>(ppl::exit_code::failure);
+  }
+  const int rc = run_main(argc, argv, ppl::process_restart::forbidden);
+  MPI_Finalize();
+  return rc;
+#else
+  return run_main(argc, argv, ppl::process_restart::allowed);
+#endif
 }

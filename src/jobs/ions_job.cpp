@@ -24,6 +24,9 @@
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/potential/summary.hpp"
 #include "ppl/spatial/lattice_geometry.hpp"
+#if PPL_HAVE_MPI
+#include "mpi/split_map.hpp"
+#endif
 
 namespace ppl {
 namespace {
@@ -36,9 +39,35 @@ double seconds_since(clock_type::time_point t0) {
 
 class ions_job final : public job {
  public:
-  explicit ions_job(const config_node& c) : cfg_(read_ions_job(c)) {}
+  explicit ions_job(const config_node& c) : cfg_(read_ions_job(c)) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) mpi::check_split(c, cfg_);
+#endif
+  }
 
   int run(job_context& ctx) override {
+#if PPL_HAVE_MPI
+    // More than one rank (docs/mpi.md): the map is split over the ranks and gathered on rank 0, which places the
+    // ions and writes everything as one process does; the other ranks compute their planes and nothing else.
+    if (mpi::ranks() > 1) {
+      return mpi::on_first_rank([&] { return run_whole(ctx); },
+                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
+    }
+#endif
+    return run_whole(ctx);
+  }
+
+ private:
+  // The map of the job (split over the ranks with more than one, rank 0's part of compute_split).
+  template <class Say>
+  map_timing compute_the_map(potential_view v, const Say& say, const progress_sink& progress) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) return mpi::compute_split(cfg_, v, say);
+#endif
+    return compute_map(cfg_, v, say, progress);
+  }
+
+  int run_whole(job_context& ctx) {
     phases_.clear();
     auto say = [&](const std::string& line) {
       if (!ctx.quiet) ctx.out << "ions: " << line << "\n" << std::flush;
@@ -58,7 +87,7 @@ class ions_job final : public job {
 
     potential_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::potential"), g.size());
     const progress_sink progress = progress_of(ctx);
-    const map_timing map = compute_map(cfg_, v, say, progress);
+    const map_timing map = compute_the_map(v, say, progress);
     // The map stays on the device: statistics and a sample check read it there; the maps before and after come to
     // the host (4 bytes a point, 0.26 GB on a 400^3 lattice) only when they are written.
     potential_summary s;
@@ -117,6 +146,9 @@ class ions_job final : public job {
 
     t0 = clock_type::now();
     describe_map(s, cfg_, map);
+#if PPL_HAVE_MPI
+    s.mpi_ranks = mpi::ranks();
+#endif
     // Over the map's own extent: a bound from the grid let GCC assume the loop might run past any allocation.
     const auto rescale = [scale](const host_map& m) {
       for (std::size_t n = 0; n < m.extent(0); ++n) m(n) = float(m(n) * scale);
@@ -132,7 +164,6 @@ class ions_job final : public job {
     return int(s.verification.passed ? exit_code::ok : exit_code::verification_failed);
   }
 
- private:
   std::string plan_text() const {
     std::string o;
     for (const auto& sp : ion_species_table()) {

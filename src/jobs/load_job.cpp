@@ -6,6 +6,9 @@
 #include "ppl/core/error.hpp"
 #include "ppl/jobs/config_helpers.hpp"
 #include "ppl/jobs/job.hpp"
+#if PPL_HAVE_MPI
+#include "mpi/split_map.hpp"
+#endif
 
 namespace ppl {
 namespace {
@@ -20,6 +23,14 @@ std::unique_ptr<job> build_job(config_node& root, const std::string& where_missi
   }();
   const auto kind = kind_node.as<std::string>();
   const auto& entry = registry_entry(job_kinds(), kind, kind_node.where() + ": job kind");
+#if PPL_HAVE_MPI
+  // Only the potential map (of job: potential and job: ions) is split over ranks (docs/mpi.md); any other job
+  // would run whole on every rank, each writing the same files.
+  if (mpi::ranks() > 1 && entry.name != "potential" && entry.name != "ions")
+    throw input_error(kind_node.where() + ": job: " + entry.name + " is not split over MPI ranks (" +
+                      std::to_string(mpi::ranks()) +
+                      " ranks; only job: potential and job: ions are): run it with one rank");
+#endif
   std::unique_ptr<job> j;
   try {
     j = entry.factory(root);

@@ -22,15 +22,44 @@
 #include "ppl/jobs/job_kinds.hpp"
 #include "ppl/potential/summary.hpp"
 #include "ppl/spatial/lattice_geometry.hpp"
+#if PPL_HAVE_MPI
+#include "mpi/split_map.hpp"
+#endif
 
 namespace ppl {
 namespace {
 
 class potential_job final : public job {
  public:
-  explicit potential_job(const config_node& c) : cfg_(read_potential_job(c)) {}
+  explicit potential_job(const config_node& c) : cfg_(read_potential_job(c)) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) mpi::check_split(c, cfg_);
+#endif
+  }
 
   int run(job_context& ctx) override {
+#if PPL_HAVE_MPI
+    // More than one rank (docs/mpi.md): each computes its planes and rank 0, with the gathered map, does everything
+    // the one-process run does after the compute; the other ranks print and write nothing and exit with rank 0's
+    // code.
+    if (mpi::ranks() > 1)
+      return mpi::on_first_rank([&] { return run_whole(ctx); },
+                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
+#endif
+    return run_whole(ctx);
+  }
+
+ private:
+  // The map of the job (split over the ranks with more than one: rank 0's part of compute_split).
+  template <class Say>
+  map_timing compute_the_map(potential_view out, const Say& say, const progress_sink& progress) {
+#if PPL_HAVE_MPI
+    if (mpi::ranks() > 1) return mpi::compute_split(cfg_, out, say);
+#endif
+    return compute_map(cfg_, out, say, progress);
+  }
+
+  int run_whole(job_context& ctx) {
     auto say = [&](const std::string& line) {
       if (!ctx.quiet) ctx.out << "potential: " << line << "\n" << std::flush;
     };
@@ -43,7 +72,7 @@ class potential_job final : public job {
     say("interaction " + cfg_.pair.describe());
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
     const progress_sink progress = progress_of(ctx);
-    const map_timing run = compute_map(cfg_, out, say, progress);
+    const map_timing run = compute_the_map(out, say, progress);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     float* values = host.data();
 
@@ -56,6 +85,9 @@ class potential_job final : public job {
 
     s.excluded_points = apply_physics(cfg_.physics, a, g, values);
     describe_map(s, cfg_, run);
+#if PPL_HAVE_MPI
+    s.mpi_ranks = mpi::ranks();
+#endif
     s.values = compute_stats(g, values);
     write_outputs(s, values, say);
     ctx.out << to_text(s);

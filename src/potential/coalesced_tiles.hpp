@@ -53,11 +53,11 @@ constexpr int gpu_team_bound = 512;
 constexpr int partial_sum_atoms = 256;
 
 // Whether one of the n rows from row (j, k) onwards passes within the singularity radius of the atom's line along
-// x: the kernel's own dy^2 + dz^2 per row (row_y, row_z are coord(j), coord(k)), against 4x the radius^2 for
+// x: the kernel's own dy^2 + dz^2 per row (row_y, row_z are coord(j), coord_z(k)), against 4x the radius^2 for
 // rounding differences (a false alarm only sends a tile to the checked loop).
 KOKKOS_INLINE_FUNCTION bool meets_rows(const spatial::lattice_shape& g, int j, int k, int n, float ay, float az) {
   for (int r = 0; r < n; ++r) {
-    const float dy = g.coord(j) - ay, dz = g.coord(k) - az;
+    const float dy = g.coord(j) - ay, dz = g.coord_z(k) - az;
     if (dy * dy + dz * dz < 4.0f * kernels::coincidence_radius2_f) return true;
     if (++j == g.ny) j = 0, ++k;
   }

@@ -20,7 +20,7 @@ struct gather_kernel {
   KOKKOS_INLINE_FUNCTION void operator()(std::int64_t idx) const {
     int i, j, k;
     g.ijk(idx, i, j, k);
-    const float x = g.coord(i), y = g.coord(j), z = g.coord(k);
+    const float x = g.coord(i), y = g.coord(j), z = g.coord_z(k);
     float v = 0.0f;
     for (int a = 0; a < n; ++a) {
       const atom4 at = atoms(a);
@@ -34,8 +34,7 @@ struct gather_kernel {
 class gather_strategy final : public direct_strategy {
  public:
   explicit gather_strategy(bool fast) : fast_(fast) {}
-  void compute(const execution& space, const potential_plan& plan, potential_view out,
-               write_mode mode) const override {
+  void compute(const execution& space, const potential_plan& plan, potential_view out, write_mode mode) const override {
     profiling_region region("gather");
     const direct_plan& p = plan_of(plan);
     const bool acc = mode == write_mode::accumulate;

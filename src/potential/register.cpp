@@ -25,10 +25,13 @@ const potential_registry& potential_strategies() {
     potential_registry r("potential strategy");
     const std::vector<std::string> coulomb{"coulomb"}, any{"coulomb", "cutoff", "msm", "periodic"},
         cutoff{"cutoff", "periodic"}, msm{"msm"};
+    // z_slab: the kernels compute z from lattice::first_plane, so a slab's points get the whole lattice's bits.
+    const std::vector<std::string> coulomb_slab{"coulomb", "z_slab"},
+        any_slab{"coulomb", "cutoff", "msm", "periodic", "z_slab"};
     r.add(strategy<no_parameters>("reference", make_reference)
               .with_description("float64 loop on the host (OpenMP over points): the oracle")
               .with_backends("host")
-              .with_capabilities(any));
+              .with_capabilities(any_slab));
     r.add(strategy<no_parameters>("cutoff_reference", make_cutoff_reference)
               .with_description("float64 cell list on the host (cells >= the radius, 27 neighbours; OpenMP over "
                                 "points): the cutoff oracle")
@@ -41,16 +44,16 @@ const potential_registry& potential_strategies() {
     r.add(strategy<gather_params>("gather", make_gather)
               .with_description("one thread per point, atoms from a View; rsqrt: fast|ieee")
               .with_backends("all")
-              .with_capabilities(coulomb));
+              .with_capabilities(coulomb_slab));
     r.add(strategy<gather_coarsened_params>("gather_coarsened", make_gather_coarsened)
               .with_description("C consecutive points along x per thread (coarsening: 1|2|4|8|16)")
               .with_backends("all")
-              .with_capabilities(coulomb));
+              .with_capabilities(coulomb_slab));
     r.add(strategy<gather_coalesced_params>("gather_coalesced", make_gather_coalesced)
               .with_description("C points per thread strided by the block width, atoms tiled in team scratch "
                                 "(coarsening, block_width, block_rows, tile_atoms)")
               .with_backends("all")
-              .with_capabilities(coulomb));
+              .with_capabilities(coulomb_slab));
     r.add(strategy<gather_atom_split_params>("gather_atom_split", make_gather_atom_split)
               .with_description("gather_coalesced's tiles for small lattices: point tiles x atom chunks teams, each "
                                 "summing one chunk; partial sums combined by atomics or a deterministic second pass "

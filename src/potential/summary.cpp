@@ -244,6 +244,7 @@ std::string to_json(const potential_summary& s) {
     files.push_back(std::move(e));
   }
   j["outputs"] = std::move(files);
+  if (s.mpi_ranks > 0) j["mpi"] = {{"ranks", s.mpi_ranks}};
   j["map"] = map_object(s);
   return j.dump(2);
 }

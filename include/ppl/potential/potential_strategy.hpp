@@ -3,7 +3,8 @@
 // chose (interaction.hpp; raw e/A: units and permittivity are applied by the job afterwards). One interface, one
 // registry (src/potential/register.cpp): the registry name is the config value `strategy`, the test parameter, the
 // benchmark label and the Kokkos profiling region "ppl::potential[<name>]". Each entry declares the interaction
-// kinds it supports (its `capabilities`).
+// kinds it supports (its `capabilities`), "periodic" for periodic lattices and "z_slab" when its kernels compute a
+// slab of planes (lattice::first_plane) with the same float arithmetic as the whole lattice.
 //
 // Two phases, in the spirit of Cabana's linked-cell lists: prepare(problem) -> plan does everything that depends
 // only on the atoms, the lattice and the interaction (staging atoms on the device, binning, offset lists) and is
@@ -98,7 +99,8 @@ std::unique_ptr<potential_strategy> make_potential_strategy(const std::string& n
                                                             const interaction& physics, const std::string& where,
                                                             bool periodic = false);
 
-// Capability names of the potential registry: the interaction kinds (config_name(interaction_kind)) and "periodic".
+// Capability names of the potential registry: the interaction kinds (config_name(interaction_kind)), "periodic"
+// and "z_slab".
 bool supports(const potential_registry::entry& e, const interaction& physics, bool periodic = false);
 
 }  // namespace ppl

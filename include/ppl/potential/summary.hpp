@@ -72,6 +72,7 @@ struct potential_summary {
   system_info system;
   std::vector<std::string> outputs;  // every path written, sidecars included
   std::vector<output_file> files;    // per output: format, bytes, seconds (JSON "outputs")
+  int mpi_ranks = 0;                 // MPI builds: the ranks the map was split over (JSON "mpi"); 0: no MPI
 };
 
 // The rsqrt ceiling of a GPU in atom-evaluations/s (each evaluation needs one rsqrt): 16 rsqrt per clock per SM

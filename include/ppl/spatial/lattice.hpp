@@ -27,6 +27,11 @@ struct lattice {
   // point 0); atoms are taken modulo the box and each pair uses the minimum image. Only with a cutoff interaction
   // whose radius is at most half the shortest box side (so one image per pair is all there is).
   bool periodic = false;
+  // A slab of a larger lattice with the same origin: its planes k = 0 .. dims[2] - 1 are that lattice's planes
+  // first_plane + k, and every coordinate is computed from the larger lattice's index (coord, shape), so a strategy
+  // that honours it (capability "z_slab", potential_strategy.hpp) computes the slab's points with the same float
+  // arithmetic as the whole lattice. 0 for every lattice a job reads.
+  int first_plane = 0;
 
   std::array<double, 3> box() const { return {spacing * dims[0], spacing * dims[1], spacing * dims[2]}; }
 
@@ -40,9 +45,9 @@ struct lattice {
     return xyz;
   }
   // The kernels' view of this lattice (index maths, float32 coordinates relative to the origin).
-  spatial::lattice_shape shape() const { return {dims[0], dims[1], dims[2], float(spacing)}; }
+  spatial::lattice_shape shape() const { return {dims[0], dims[1], dims[2], float(spacing), first_plane}; }
   std::size_t index(int i, int j, int k) const { return std::size_t(shape().index(i, j, k)); }
-  double coord(int axis, int i) const { return origin[axis] + spacing * i; }
+  double coord(int axis, int i) const { return origin[axis] + spacing * (axis == 2 ? i + first_plane : i); }
   // The float64 position of point `idx` (x fastest).
   std::array<double, 3> point(std::size_t idx) const {
     int i, j, k;

@@ -11,6 +11,9 @@ namespace ppl::spatial {
 struct lattice_shape {
   int nx = 1, ny = 1, nz = 1;
   float h = 0.5f;
+  // The global index of plane 0 (lattice::first_plane): z coordinates are float(k + k0) * h, so a slab's points
+  // round exactly as the whole lattice's do; the index maths stays local to the slab.
+  int k0 = 0;
 
   KOKKOS_INLINE_FUNCTION std::int64_t size() const { return std::int64_t(nx) * ny * nz; }
   KOKKOS_INLINE_FUNCTION std::int64_t rows() const { return std::int64_t(ny) * nz; }  // x rows
@@ -32,8 +35,10 @@ struct lattice_shape {
   // Row r = k * ny + j: its first point's index and its y, z coordinates.
   KOKKOS_INLINE_FUNCTION std::int64_t row_start(std::int64_t row) const { return row * nx; }
   KOKKOS_INLINE_FUNCTION float row_y(std::int64_t row) const { return float(int(row % ny)) * h; }
-  KOKKOS_INLINE_FUNCTION float row_z(std::int64_t row) const { return float(int(row / ny)) * h; }
+  KOKKOS_INLINE_FUNCTION float row_z(std::int64_t row) const { return float(int(row / ny) + k0) * h; }
+  // x and y coordinates of index i; z coordinates of plane k through coord_z.
   KOKKOS_INLINE_FUNCTION float coord(int i) const { return float(i) * h; }
+  KOKKOS_INLINE_FUNCTION float coord_z(int k) const { return float(k + k0) * h; }
 };
 
 }  // namespace ppl::spatial
