@@ -49,12 +49,10 @@ class ions_job final : public job {
 #if PPL_HAVE_MPI
     // More than one rank (docs/mpi.md): the map is split over the ranks and gathered on rank 0, which places the
     // ions and writes everything as one process does; the other ranks compute their planes and nothing else.
-    if (mpi::ranks() > 1) {
-      return mpi::on_first_rank([&] { return run_whole(ctx); },
-                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
-    }
-#endif
+    return mpi::run_job(cfg_, [&] { return run_whole(ctx); });
+#else
     return run_whole(ctx);
+#endif
   }
 
  private:

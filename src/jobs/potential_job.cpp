@@ -42,11 +42,10 @@ class potential_job final : public job {
     // More than one rank (docs/mpi.md): each computes its planes and rank 0, with the gathered map, does everything
     // the one-process run does after the compute; the other ranks print and write nothing and exit with rank 0's
     // code.
-    if (mpi::ranks() > 1)
-      return mpi::on_first_rank([&] { return run_whole(ctx); },
-                                [&] { mpi::compute_split(cfg_, potential_view(), [](const std::string&) {}); });
-#endif
+    return mpi::run_job(cfg_, [&] { return run_whole(ctx); });
+#else
     return run_whole(ctx);
+#endif
   }
 
  private:

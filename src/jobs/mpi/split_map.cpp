@@ -191,4 +191,9 @@ int on_first_rank(const std::function<int()>& whole, const std::function<void()>
   return rc;
 }
 
+int run_job(const potential_map_config& m, const std::function<int()>& whole) {
+  if (ranks() <= 1) return whole();
+  return on_first_rank(whole, [&] { compute_split(m, potential_view(), [](const std::string&) {}); });
+}
+
 }  // namespace ppl::mpi

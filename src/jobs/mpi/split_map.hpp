@@ -53,4 +53,8 @@ map_timing compute_split(const potential_map_config& m, potential_view full,
 // (rethrown on rank 0 after the other ranks have its code). `others` runs on the other ranks first.
 int on_first_rank(const std::function<int()>& whole, const std::function<void()>& others);
 
+// A map job's run: with one rank `whole`; with more, `whole` on rank 0 (which takes its map from compute_split) and
+// this rank's planes of m's map on the others, every rank exiting with rank 0's code (on_first_rank).
+int run_job(const potential_map_config& m, const std::function<int()>& whole);
+
 }  // namespace ppl::mpi
