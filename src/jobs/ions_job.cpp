@@ -15,6 +15,7 @@
 #include <ostream>
 
 #include "ions_config.hpp"
+#include "job_map.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/io/atomic_file.hpp"
 #include "ppl/io/opendx.hpp"
@@ -46,25 +47,12 @@ class ions_job final : public job {
   }
 
   int run(job_context& ctx) override {
-#if PPL_HAVE_MPI
     // More than one rank (docs/mpi.md): the map is split over the ranks and gathered on rank 0, which places the
     // ions and writes everything as one process does; the other ranks compute their planes and nothing else.
-    return mpi::run_job(cfg_, [&] { return run_whole(ctx); });
-#else
-    return run_whole(ctx);
-#endif
+    return run_map_job(cfg_, [&] { return run_whole(ctx); });
   }
 
  private:
-  // The map of the job (split over the ranks with more than one, rank 0's part of compute_split).
-  template <class Say>
-  map_timing compute_the_map(potential_view v, const Say& say, const progress_sink& progress) {
-#if PPL_HAVE_MPI
-    if (mpi::ranks() > 1) return mpi::compute_split(cfg_, v, say);
-#endif
-    return compute_map(cfg_, v, say, progress);
-  }
-
   int run_whole(job_context& ctx) {
     phases_.clear();
     auto say = [&](const std::string& line) {
@@ -85,7 +73,7 @@ class ions_job final : public job {
 
     potential_view v(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::ions::potential"), g.size());
     const progress_sink progress = progress_of(ctx);
-    const map_timing map = compute_the_map(v, say, progress);
+    const map_timing map = compute_job_map(cfg_, v, say, progress);
     // The map stays on the device: statistics and a sample check read it there; the maps before and after come to
     // the host (4 bytes a point, 0.26 GB on a 400^3 lattice) only when they are written.
     potential_summary s;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "job_map.hpp"
 #include "potential_config.hpp"
 #include "ppl/core/error.hpp"
 #include "ppl/core/system_info.hpp"
@@ -38,26 +39,13 @@ class potential_job final : public job {
   }
 
   int run(job_context& ctx) override {
-#if PPL_HAVE_MPI
     // More than one rank (docs/mpi.md): each computes its planes and rank 0, with the gathered map, does everything
     // the one-process run does after the compute; the other ranks print and write nothing and exit with rank 0's
     // code.
-    return mpi::run_job(cfg_, [&] { return run_whole(ctx); });
-#else
-    return run_whole(ctx);
-#endif
+    return run_map_job(cfg_, [&] { return run_whole(ctx); });
   }
 
  private:
-  // The map of the job (split over the ranks with more than one: rank 0's part of compute_split).
-  template <class Say>
-  map_timing compute_the_map(potential_view out, const Say& say, const progress_sink& progress) {
-#if PPL_HAVE_MPI
-    if (mpi::ranks() > 1) return mpi::compute_split(cfg_, out, say);
-#endif
-    return compute_map(cfg_, out, say, progress);
-  }
-
   int run_whole(job_context& ctx) {
     auto say = [&](const std::string& line) {
       if (!ctx.quiet) ctx.out << "potential: " << line << "\n" << std::flush;
@@ -71,7 +59,7 @@ class potential_job final : public job {
     say("interaction " + cfg_.pair.describe());
     potential_view out(Kokkos::view_alloc(Kokkos::WithoutInitializing, "ppl::potential::lattice"), g.size());
     const progress_sink progress = progress_of(ctx);
-    const map_timing run = compute_the_map(out, say, progress);
+    const map_timing run = compute_job_map(cfg_, out, say, progress);
     auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), out);
     float* values = host.data();
 
